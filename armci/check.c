@@ -1,0 +1,58 @@
+/* Argument checks shared by the API files. */
+#include <stdio.h>
+
+#include "check.h"
+
+void armcii_check_init(const char *call)
+{
+    if (!armcii_g.initialized)
+        armcii_fatal(call, "%s", armcii_g.finalized ? "called after ARMCI_Finalize"
+                                                   : "called before ARMCI_Init");
+}
+
+void armcii_enter(const char *call)
+{
+    armcii_check_init(call);
+    armcii_lock();
+}
+
+void armcii_check_rank(const char *call, int proc)
+{
+    if (proc < 0 || proc >= armcii_g.nproc)
+        armcii_fatal(call, "process %d is out of range (0..%d)", proc, armcii_g.nproc - 1);
+}
+
+void armcii_check_count(const char *call, const char *what, long n)
+{
+    if (n < 0)
+        armcii_fatal(call, "%s is negative (%ld)", what, n);
+}
+
+void armcii_check_local(const char *call, const char *what, const void *p, size_t len)
+{
+    if (p == NULL && len > 0)
+        armcii_fatal(call, "%s is NULL with %zu bytes to transfer", what, len);
+}
+
+const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc)
+{
+    const armcii_seg_t *seg = armcii_region_find(&armcii_g.regions, proc, (uintptr_t)addr, len);
+    if (!seg)
+        armcii_fatal(call, "remote address %p (+%zu bytes) on process %d is outside every ARMCI "
+                           "allocation of that process",
+                     addr, len, proc);
+    return seg;
+}
+
+size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes)
+{
+    size_t es = armcii_acc_type_size(type);
+    if (es == 0)
+        armcii_fatal(call, "datatype %d is not an ARMCI_ACC_* type (%d..%d)", type, ARMCI_ACC_INT,
+                     ARMCI_ACC_DCP);
+    if (scale == NULL)
+        armcii_fatal(call, "scale is NULL");
+    if (bytes % (long)es != 0)
+        armcii_fatal(call, "%ld bytes is not a whole number of %zu-byte elements", bytes, es);
+    return es;
+}

@@ -1,0 +1,22 @@
+/*
+ * Argument checks of the API layer. They are always on: each costs a compare or a
+ * binary search, and each failure names the call, the argument and its value.
+ */
+#ifndef ARMCII_CHECK_H
+#define ARMCII_CHECK_H
+
+#include "../src/core/armcii.h"
+
+/** Every API call starts here: ARMCI must be initialised; takes the runtime lock. */
+void armcii_enter(const char *call);
+/** As armcii_enter, without taking the lock (for calls that take it themselves). */
+void armcii_check_init(const char *call);
+void armcii_check_rank(const char *call, int proc);
+void armcii_check_count(const char *call, const char *what, long n);
+void armcii_check_local(const char *call, const char *what, const void *p, size_t len);
+/** The segment of @p proc holding [addr, addr+len), or an error naming the address. */
+const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc);
+/** Element size of accumulate type @p type, checking @p scale and that @p bytes fits it. */
+size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes);
+
+#endif

@@ -1,0 +1,211 @@
+/* Start-up, shut-down and fatal errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+armcii_state_t armcii_g = {.heap_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
+
+static void print_settings(void)
+{
+    char line[256];
+    armcii_info_line("armci-ofi " PACKAGE_VERSION " settings:");
+    armcii_env_print(&armcii_g.env, armcii_info_line);
+    snprintf(line, sizeof(line),
+             "layout: %d processes on %d node(s), %d on this node; shared memory %s; node has "
+             "%u cores, %u PUs, L2 %zu KiB, L3 %zu KiB",
+             armcii_g.nproc, armcii_g.nnodes, armcii_g.node_size,
+             armcii_g.shm ? "on" : "off", armcii_g.hw_cores, armcii_g.hw_pus,
+             armcii_g.hw_l2 >> 10, armcii_g.hw_l3 >> 10);
+    armcii_info_line(line);
+    if (armcii_g.rank == 0)
+        armcii_ofi_describe(armcii_info_line);
+    snprintf(line, sizeof(line), "progress thread: %s",
+             armcii_g.progress_thread_on ? "on" : "off");
+    armcii_info_line(line);
+    fflush(stdout);
+}
+
+static void init_fail(const char *what, armcii_status_t st)
+{
+    armcii_fatal("ARMCI_Init", "%s failed (status %d); see the message above", what, (int)st);
+}
+
+static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
+{
+    static const char call[] = "ARMCI_Init";
+    if (armcii_g.initialized)
+        return 0;
+    if (armcii_g.finalized)
+        armcii_fatal(call, "ARMCI cannot be initialised again after ARMCI_Finalize");
+
+    int mpi_up = 0;
+    MPI_Initialized(&mpi_up);
+    if (!mpi_up) {
+        int provided;
+        if (MPI_Init_thread(argc, argv, level, &provided) != MPI_SUCCESS)
+            armcii_fatal(call, "MPI_Init_thread failed");
+        armcii_g.we_init_mpi = 1;
+    }
+    char err[512];
+    if (armcii_env_load(&armcii_g.env, env_lookup, err, sizeof(err)) != 0)
+        armcii_fatal(call, "%s", err);
+
+    MPI_Comm_dup(comm, &armcii_g.comm);
+    MPI_Comm_rank(armcii_g.comm, &armcii_g.rank);
+    MPI_Comm_size(armcii_g.comm, &armcii_g.nproc);
+    int P = armcii_g.nproc;
+
+    armcii_status_t st;
+    if ((st = armcii_topo_init()) != ARMCII_OK)
+        init_fail("finding the node layout", st);
+    armcii_g.shm = armcii_g.env.SHM && armcii_g.node_size > 1;
+    if ((st = armcii_shm_init()) != ARMCII_OK)
+        init_fail("setting up node memory", st);
+    if (armcii_region_table_init(&armcii_g.regions, P) != 0 ||
+        armcii_pool_init(&armcii_g.pool, (int)armcii_g.env.MAX_REQUESTS) != 0)
+        init_fail("allocating the region table and request pool", ARMCII_ENOMEM);
+    armcii_g.out_write = calloc((size_t)P, sizeof(int));
+    armcii_g.out_sw = calloc((size_t)P, sizeof(int));
+    armcii_g.out_implicit = calloc((size_t)P, sizeof(int));
+    if (!armcii_g.out_write || !armcii_g.out_sw || !armcii_g.out_implicit)
+        init_fail("allocating per-process counters", ARMCII_ENOMEM);
+
+    /* libfabric is needed only when some peer is not reached through shared memory. */
+    int need_fabric = P > 1 && (!armcii_g.shm || armcii_g.nnodes > 1);
+    if (need_fabric) {
+        if ((st = armcii_ofi_init()) != ARMCII_OK)
+            init_fail("opening libfabric", st);
+        armcii_g.fabric = 1;
+    }
+    if ((st = armcii_progress_thread_start()) != ARMCII_OK)
+        init_fail("starting the progress thread", st);
+    armcii_g.initialized = 1;
+    if (armcii_g.env.VERBOSE)
+        print_settings();
+    MPI_Barrier(armcii_g.comm);
+    return 0;
+}
+
+int ARMCI_Init(void)
+{
+    return init_common(NULL, NULL, MPI_THREAD_FUNNELED, MPI_COMM_WORLD);
+}
+
+int ARMCI_Init_args(int *argc, char ***argv)
+{
+    return init_common(argc, argv, MPI_THREAD_FUNNELED, MPI_COMM_WORLD);
+}
+
+int ARMCI_Init_thread(int armci_requested)
+{
+    return init_common(NULL, NULL, armci_requested, MPI_COMM_WORLD);
+}
+
+int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm)
+{
+    return init_common(NULL, NULL, armci_requested, comm);
+}
+
+int ARMCI_Initialized(void)
+{
+    return armcii_g.initialized;
+}
+
+/* Release every allocation still alive (the application did not free it). */
+static void drop_allocations(void)
+{
+    armcii_alloc_t *a = armcii_g.allocs;
+    while (a) {
+        armcii_alloc_t *next = a->next;
+        if (a->registered)
+            armcii_ofi_mr_dereg(&a->mr);
+        free(a->bases);
+        free(a->sizes);
+        free(a);
+        a = next;
+    }
+    armcii_g.allocs = NULL;
+}
+
+int ARMCI_Finalize(void)
+{
+    static const char call[] = "ARMCI_Finalize";
+    armcii_enter(call);
+    /* Complete everything we issued, then wait until everybody has: only then may the
+     * endpoint and the memory peers target go away. */
+    armcii_fence_all(call);
+    MPI_Request r;
+    MPI_Ibarrier(armcii_g.comm, &r);
+    armcii_mpi_wait(call, &r);
+    armcii_unlock();
+    armcii_progress_thread_stop();
+
+    drop_allocations();
+    if (armcii_g.fabric)
+        armcii_ofi_fini();
+    armcii_g.fabric = 0;
+    armcii_shm_fini();
+    armcii_region_table_fini(&armcii_g.regions);
+    armcii_pool_fini(&armcii_g.pool);
+    free(armcii_g.out_write);
+    free(armcii_g.out_sw);
+    free(armcii_g.out_implicit);
+    armcii_g.out_write = armcii_g.out_sw = armcii_g.out_implicit = NULL;
+    armcii_topo_fini();
+    MPI_Comm_free(&armcii_g.comm);
+    armcii_g.initialized = 0;
+    armcii_g.finalized = 1;
+    if (armcii_g.we_init_mpi)
+        MPI_Finalize();
+    return 0;
+}
+
+void ARMCI_Cleanup(void)
+{
+    /* Local only: stop serving peers. Memory and the endpoint go with the process. */
+    armcii_progress_thread_stop();
+}
+
+void ARMCI_Error(const char *msg, int code)
+{
+    int rank = armcii_g.rank, mpi_up = 0, mpi_down = 0;
+    MPI_Initialized(&mpi_up);
+    MPI_Finalized(&mpi_down);
+    if (!armcii_g.initialized && mpi_up && !mpi_down)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "armci: rank %d: %s\n", rank, msg ? msg : "(no message)");
+    fflush(stderr);
+    if (code == 0)
+        code = 1;
+    if (mpi_up && !mpi_down)
+        MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code);
+}
+
+void ARMCIX_Progress(void)
+{
+    armcii_enter("ARMCIX_Progress");
+    armcii_progress();
+    armcii_unlock();
+}
+
+int ARMCIX_Path_of(int proc)
+{
+    static const char call[] = "ARMCIX_Path_of";
+    armcii_check_init(call);
+    armcii_check_rank(call, proc);
+    return (int)armcii_path(proc);
+}
+
+const char *ARMCIX_Provider_name(void)
+{
+    armcii_check_init("ARMCIX_Provider_name");
+    return armcii_ofi_provider();
+}

@@ -1,0 +1,238 @@
+/*
+ * Collective and local allocation. A block comes from this process's slice of the node
+ * heap (so same-node peers can address it directly), is registered with libfabric when
+ * some peer needs the fabric, and is entered into the region table of every process.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+typedef struct {
+    uint64_t base, size, key, raddr_base;
+} block_info_t;
+
+/* Local allocations (ARMCI_Malloc_local), looked up at free. */
+typedef struct local_block {
+    void *addr;
+    size_t off, rounded;
+    armcii_mr_t mr;
+    int registered;
+    struct local_block *next;
+} local_block_t;
+static local_block_t *local_blocks;
+
+static armcii_status_t carve(const char *call, size_t len, void **addr_p, size_t *off_p,
+                             size_t *rounded_p, armcii_mr_t *mr_p, int *registered_p)
+{
+    armcii_status_t st = armcii_shm_alloc(call, len, addr_p, off_p, rounded_p);
+    if (st != ARMCII_OK)
+        return st;
+    *registered_p = 0;
+    if (armcii_g.fabric) {
+        st = armcii_ofi_mr_reg(call, *addr_p, len, mr_p);
+        if (st != ARMCII_OK) {
+            armcii_shm_free(*off_p, *rounded_p);
+            return st;
+        }
+        *registered_p = 1;
+    }
+    return ARMCII_OK;
+}
+
+/* Collective over @p comm; ptr_arr is indexed by rank in comm. */
+static int malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm)
+{
+    armcii_check_local(call, "ptr_arr", ptr_arr, 1);
+    armcii_check_count(call, "size", (long)size);
+    int n, me;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+
+    armcii_alloc_t *a = calloc(1, sizeof(*a));
+    if (!a)
+        armcii_fatal(call, "out of memory");
+    a->comm = comm;
+    armcii_status_t st = ARMCII_OK;
+    if (size > 0)
+        st = carve(call, (size_t)size, &a->my_base, &a->my_off, &a->my_len, &a->mr,
+                   &a->registered);
+    /* Everybody learns whether everybody succeeded, so no one is left waiting. */
+    int ok = st == ARMCII_OK, all_ok;
+    MPI_Request r;
+    MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm, &r);
+    armcii_mpi_wait(call, &r);
+    if (!all_ok)
+        armcii_fatal(call, "allocation of %ld bytes failed on %s", (long)size,
+                     ok ? "another process (see its message)" : "this process (see above)");
+
+    block_info_t mine = {(uintptr_t)a->my_base, (uint64_t)size, a->mr.key, a->mr.raddr_base};
+    block_info_t *all = malloc((size_t)n * sizeof(*all));
+    int *world = malloc((size_t)n * sizeof(int));
+    a->nranks = armcii_g.nproc;
+    a->bases = calloc((size_t)a->nranks, sizeof(void *));
+    a->sizes = calloc((size_t)a->nranks, sizeof(size_t));
+    if (!all || !world || !a->bases || !a->sizes)
+        armcii_fatal(call, "out of memory");
+    MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, comm, &r);
+    armcii_mpi_wait(call, &r);
+
+    /* Translate ranks of comm to world ranks, which index the region table. */
+    MPI_Group g_comm, g_world;
+    MPI_Comm_group(comm, &g_comm);
+    MPI_Comm_group(armcii_g.comm, &g_world);
+    for (int i = 0; i < n; i++)
+        world[i] = i;
+    MPI_Group_translate_ranks(g_comm, n, world, g_world, world);
+    MPI_Group_free(&g_comm);
+    MPI_Group_free(&g_world);
+
+    for (int i = 0; i < n; i++) {
+        ptr_arr[i] = (void *)(uintptr_t)all[i].base;
+        a->bases[world[i]] = ptr_arr[i];
+        a->sizes[world[i]] = (size_t)all[i].size;
+        if (all[i].size == 0)
+            continue;
+        armcii_seg_t seg = {.base = (uintptr_t)all[i].base, .size = (size_t)all[i].size,
+                            .rkey = all[i].key, .raddr_base = all[i].raddr_base, .alloc = a};
+        if (armcii_region_insert(&armcii_g.regions, world[i], &seg) != 0)
+            armcii_fatal(call, "the block of process %d at %p overlaps another allocation",
+                         world[i], (void *)(uintptr_t)all[i].base);
+    }
+    free(all);
+    free(world);
+    a->next = armcii_g.allocs;
+    armcii_g.allocs = a;
+    return 0;
+}
+
+static armcii_alloc_t *find_alloc(void *my_base, MPI_Comm comm)
+{
+    for (armcii_alloc_t *a = armcii_g.allocs; a; a = a->next) {
+        if (a->comm == comm && a->my_base == my_base && my_base != NULL)
+            return a;
+    }
+    return NULL;
+}
+
+static int free_comm(const char *call, void *ptr, MPI_Comm comm)
+{
+    armcii_alloc_t *a = NULL;
+    if (ptr) {
+        a = find_alloc(ptr, comm);
+        if (!a)
+            armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process",
+                         ptr);
+    }
+    /* Nothing may still be in flight into memory that is about to go. */
+    armcii_fence_all(call);
+    int n;
+    MPI_Comm_size(comm, &n);
+    void **ptrs = malloc((size_t)n * sizeof(void *));
+    if (!ptrs)
+        armcii_fatal(call, "out of memory");
+    MPI_Request r;
+    MPI_Iallgather(&ptr, sizeof(void *), MPI_BYTE, ptrs, sizeof(void *), MPI_BYTE, comm, &r);
+    armcii_mpi_wait(call, &r);
+    /* A process that contributed zero bytes passes NULL: it finds the allocation through
+     * the first process that passed a block. */
+    int first = -1;
+    for (int i = 0; i < n && first < 0; i++)
+        if (ptrs[i])
+            first = i;
+    free(ptrs);
+    if (first < 0)
+        return 0; /* an allocation of zero bytes everywhere */
+    if (!a) {
+        MPI_Group g_comm, g_world;
+        int wfirst;
+        MPI_Comm_group(comm, &g_comm);
+        MPI_Comm_group(armcii_g.comm, &g_world);
+        MPI_Group_translate_ranks(g_comm, 1, &first, g_world, &wfirst);
+        MPI_Group_free(&g_comm);
+        MPI_Group_free(&g_world);
+        for (armcii_alloc_t *x = armcii_g.allocs; x && !a; x = x->next)
+            if (x->comm == comm && x->my_base == NULL && x->bases[wfirst] != NULL)
+                a = x;
+        if (!a)
+            armcii_fatal(call, "passed NULL, but this process has no zero-byte allocation "
+                               "matching the one being freed");
+    }
+    for (int p = 0; p < a->nranks; p++)
+        if (a->sizes[p] > 0)
+            armcii_region_remove(&armcii_g.regions, p, (uintptr_t)a->bases[p]);
+    if (a->registered)
+        armcii_ofi_mr_dereg(&a->mr);
+    if (a->my_base)
+        armcii_shm_free(a->my_off, a->my_len);
+    armcii_alloc_t **pp = &armcii_g.allocs;
+    while (*pp != a)
+        pp = &(*pp)->next;
+    *pp = a->next;
+    free(a->bases);
+    free(a->sizes);
+    free(a);
+    return 0;
+}
+
+int ARMCI_Malloc(void **base_ptrs, armci_size_t size)
+{
+    static const char call[] = "ARMCI_Malloc";
+    armcii_enter(call);
+    int rc = malloc_comm(call, base_ptrs, size, armcii_g.comm);
+    armcii_unlock();
+    return rc;
+}
+
+int ARMCI_Free(void *ptr)
+{
+    static const char call[] = "ARMCI_Free";
+    armcii_enter(call);
+    int rc = free_comm(call, ptr, armcii_g.comm);
+    armcii_unlock();
+    return rc;
+}
+
+void *ARMCI_Malloc_local(armci_size_t size)
+{
+    static const char call[] = "ARMCI_Malloc_local";
+    armcii_enter(call);
+    armcii_check_count(call, "size", (long)size);
+    local_block_t *b = calloc(1, sizeof(*b));
+    if (!b)
+        armcii_fatal(call, "out of memory");
+    void *addr = NULL;
+    if (size > 0) {
+        if (carve(call, (size_t)size, &b->addr, &b->off, &b->rounded, &b->mr, &b->registered) !=
+            ARMCII_OK)
+            armcii_fatal(call, "cannot allocate %ld bytes (see above)", (long)size);
+        b->next = local_blocks;
+        local_blocks = b;
+        addr = b->addr;
+    } else {
+        free(b);
+    }
+    armcii_unlock();
+    return addr;
+}
+
+int ARMCI_Free_local(void *ptr)
+{
+    static const char call[] = "ARMCI_Free_local";
+    if (ptr == NULL)
+        return 0;
+    armcii_enter(call);
+    local_block_t **pp = &local_blocks;
+    while (*pp && (*pp)->addr != ptr)
+        pp = &(*pp)->next;
+    if (!*pp)
+        armcii_fatal(call, "%p was not returned by ARMCI_Malloc_local", ptr);
+    local_block_t *b = *pp;
+    *pp = b->next;
+    if (b->registered)
+        armcii_ofi_mr_dereg(&b->mr);
+    armcii_shm_free(b->off, b->rounded);
+    free(b);
+    armcii_unlock();
+    return 0;
+}

@@ -1,0 +1,107 @@
+/* Handles, completion, fences and the barrier. */
+#include "check.h"
+
+void ARMCI_INIT_HANDLE(armci_hdl_t *hdl)
+{
+    if (hdl == NULL)
+        armcii_fatal("ARMCI_INIT_HANDLE", "handle is NULL");
+    armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 0);
+}
+
+/* The request of @p hdl, or NULL when it has completed; reports misuse. */
+static armcii_req_t *handle_request(const char *call, armci_hdl_t *hdl, armcii_hdl_state_t *st_p)
+{
+    if (hdl == NULL)
+        armcii_fatal(call, "handle is NULL");
+    armcii_req_t *req = NULL;
+    armcii_hdl_state_t st = armcii_hdl_state(&armcii_g.pool, hdl, &req);
+    if (st == ARMCII_HDL_BAD)
+        armcii_fatal(call, "handle %p (contents %d, 0x%08x) was neither initialised with "
+                           "ARMCI_INIT_HANDLE nor returned by a nonblocking call",
+                     (void *)hdl, hdl->slot, (unsigned)hdl->tag);
+    *st_p = st;
+    return st == ARMCII_HDL_ACTIVE ? req : NULL;
+}
+
+int ARMCI_Wait(armci_hdl_t *hdl)
+{
+    static const char call[] = "ARMCI_Wait";
+    armcii_enter(call);
+    armcii_hdl_state_t st;
+    armcii_req_t *req = handle_request(call, hdl, &st);
+    if (st == ARMCII_HDL_WAITED)
+        armcii_fatal(call, "handle %p was already completed by an earlier ARMCI_Wait",
+                     (void *)hdl);
+    if (req)
+        armcii_req_wait(call, req);
+    /* An initialised handle with nothing issued on it stays that way. */
+    if (st != ARMCII_HDL_IDLE)
+        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(hdl));
+    armcii_unlock();
+    return 0;
+}
+
+int ARMCI_Test(armci_hdl_t *hdl)
+{
+    static const char call[] = "ARMCI_Test";
+    armcii_enter(call);
+    armcii_hdl_state_t st;
+    armcii_req_t *req = handle_request(call, hdl, &st);
+    if (req) {
+        armcii_progress();
+        st = armcii_hdl_state(&armcii_g.pool, hdl, &req);
+    }
+    int done = st != ARMCII_HDL_ACTIVE;
+    if (st == ARMCII_HDL_DONE)
+        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_TESTED, 0, armcii_hdl_is_aggregate(hdl));
+    armcii_unlock();
+    return done;
+}
+
+int ARMCI_WaitProc(int proc)
+{
+    static const char call[] = "ARMCI_WaitProc";
+    armcii_enter(call);
+    armcii_check_rank(call, proc);
+    armcii_wait_zero(call, &armcii_g.out_implicit[proc], proc);
+    armcii_unlock();
+    return 0;
+}
+
+int ARMCI_WaitAll(void)
+{
+    static const char call[] = "ARMCI_WaitAll";
+    armcii_enter(call);
+    armcii_wait_zero(call, &armcii_g.implicit_total, -1);
+    armcii_unlock();
+    return 0;
+}
+
+void ARMCI_Fence(int proc)
+{
+    static const char call[] = "ARMCI_Fence";
+    armcii_enter(call);
+    armcii_check_rank(call, proc);
+    armcii_fence(call, proc);
+    armcii_unlock();
+}
+
+void ARMCI_AllFence(void)
+{
+    static const char call[] = "ARMCI_AllFence";
+    armcii_enter(call);
+    armcii_fence_all(call);
+    armcii_unlock();
+}
+
+void ARMCI_Barrier(void)
+{
+    static const char call[] = "ARMCI_Barrier";
+    armcii_enter(call);
+    armcii_fence_all(call);
+    /* Serve peers while waiting: their operations on us may be what they wait for. */
+    MPI_Request r;
+    MPI_Ibarrier(armcii_g.comm, &r);
+    armcii_mpi_wait(call, &r);
+    armcii_unlock();
+}

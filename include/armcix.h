@@ -1,0 +1,34 @@
+/*
+ * armci-ofi extensions to ARMCI. Everything here is ours; code that uses it can test
+ * for ARMCI_OFI (armci.h).
+ */
+#ifndef ARMCIX_H
+#define ARMCIX_H
+
+#include <armci.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Drive communication progress once (serve incoming requests, complete outgoing ones). */
+void ARMCIX_Progress(void);
+
+/** Which path operations to a process take (see ARMCIX_Path_of). */
+enum armcix_path_e {
+    ARMCIX_PATH_SELF,  /**< the calling process itself: a local copy */
+    ARMCIX_PATH_SHM,   /**< same node: loads and stores in the node's shared memory */
+    ARMCIX_PATH_FABRIC /**< libfabric */
+};
+
+/** @return the ARMCIX_PATH_* that operations from this process to @p proc take. */
+int ARMCIX_Path_of(int proc);
+
+/** @return the name of the libfabric provider in use, or "none" when no peer needs it. */
+const char *ARMCIX_Provider_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ARMCIX_H */

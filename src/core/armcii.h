@@ -1,0 +1,224 @@
+/*
+ * Internal interface of armci-ofi: the runtime's state and the calls between the API
+ * layer (armci/), the core (src/core) and the transports (src/transport).
+ */
+#ifndef ARMCII_H
+#define ARMCII_H
+
+#include "config.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <armci.h>
+
+#include "env.h"
+#include "halloc.h"
+#include "region.h"
+#include "req.h"
+#include "select.h"
+
+/** The one internal status type. */
+typedef enum {
+    ARMCII_OK = 0,
+    ARMCII_ENOMEM,  /* memory, address space or registration exhausted */
+    ARMCII_EFABRIC, /* libfabric reported an error */
+    ARMCII_ESYS,    /* a system call failed */
+    ARMCII_EINVAL   /* a value outside what the runtime accepts */
+} armcii_status_t;
+
+/** A registration with libfabric. */
+typedef struct {
+    void *handle;        /* struct fid_mr * */
+    void *desc;          /* local descriptor */
+    uint64_t key;        /* remote key */
+    uint64_t raddr_base; /* address peers use for the first byte (0 with offset addressing) */
+} armcii_mr_t;
+
+/** One collective allocation (ARMCI_Malloc). */
+typedef struct armcii_alloc {
+    int nranks;          /* world size */
+    void **bases;        /* block address per world rank (NULL: none) */
+    size_t *sizes;       /* block size per world rank */
+    void *my_base;       /* this process's block (NULL when it asked for 0 bytes) */
+    size_t my_off;       /* offset of my block in my heap slice */
+    size_t my_len;       /* bytes reserved in the slice (rounded) */
+    armcii_mr_t mr;      /* registration of my block, when the fabric is in use */
+    int registered;
+    MPI_Comm comm;       /* communicator it was allocated over (not owned) */
+    struct armcii_alloc *next;
+} armcii_alloc_t;
+
+/** Per-local-rank control block in the node's shared mapping. */
+typedef struct {
+    pthread_mutex_t acc_lock; /* serialises software accumulates into this rank's memory */
+    char pad[128 - sizeof(pthread_mutex_t)];
+} armcii_node_slot_t;
+
+typedef struct {
+    /* identity */
+    int initialized, finalized, we_init_mpi;
+    int rank, nproc;
+    MPI_Comm comm; /* private duplicate of the world communicator */
+    armcii_env_t env;
+
+    /* node layout */
+    MPI_Comm node_comm;
+    int node_rank, node_size, node_id, nnodes;
+    int *node_of;      /* node id of every rank */
+    int *node_rank_of; /* node-local rank of every rank */
+    int shm;           /* same-node peers reached through shared memory */
+    unsigned hw_cores, hw_pus;
+    size_t hw_l2, hw_l3;
+
+    /* memory */
+    char *heap_base;        /* start of the node mapping (same address in every local process) */
+    size_t heap_len;        /* bytes mapped */
+    size_t slice_len;       /* bytes of one local rank's slice */
+    char *my_slice;         /* this process's slice */
+    int heap_fd;            /* backing shared-memory object (-1 for a private heap) */
+    armcii_node_slot_t *slots; /* node control blocks, indexed by node-local rank */
+    armcii_halloc_t halloc; /* allocator of my slice */
+    armcii_region_table_t regions;
+    armcii_alloc_t *allocs;
+
+    /* requests */
+    armcii_pool_t pool;
+    int *out_write;    /* per target: puts and hardware accumulates in flight */
+    int *out_sw;       /* per target: software accumulates awaiting their acknowledgement */
+    int *out_implicit; /* per target: implicit-handle requests in flight */
+    int implicit_total;
+    armcii_sel_limits_t limits;
+
+    /* fabric */
+    int fabric;          /* libfabric is open */
+    int order_raw;       /* provider orders reads after writes (and atomics) to one target */
+    int order_waw;       /* provider orders writes after writes */
+
+    /* progress */
+    pthread_mutex_t lock; /* held by every ARMCI call and by the progress thread */
+    pthread_t progress_tid;
+    int progress_thread_on;
+    volatile int progress_stop;
+    int in_progress; /* re-entrancy guard */
+} armcii_state_t;
+
+extern armcii_state_t armcii_g;
+
+/* ---- errors (src/core/error.c) ---- */
+
+/** Report "CALL: message" through ARMCI_Error (which prints rank and aborts). */
+void armcii_fatal(const char *call, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+/** Print "armci: rank R: message" to stderr and go on. */
+void armcii_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Print on rank 0 only (ARMCI_VERBOSE). */
+void armcii_info_line(const char *line);
+double armcii_now(void);
+
+/* ---- paths and regions ---- */
+
+static inline armcii_path_t armcii_path(int target)
+{
+    if (target == armcii_g.rank)
+        return ARMCII_PATH_SELF;
+    if (armcii_g.shm && armcii_g.node_of[target] == armcii_g.node_id)
+        return ARMCII_PATH_SHM;
+    return ARMCII_PATH_FABRIC;
+}
+
+/* ---- node memory (src/transport/shm.c) ---- */
+
+armcii_status_t armcii_shm_init(void);
+void armcii_shm_fini(void);
+/** Reserve and back @p len bytes in my slice; the address is written to @p addr_p. */
+armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
+                                 size_t *rounded_p);
+void armcii_shm_free(size_t off, size_t rounded);
+/** dst[i] += scale * src[i] into memory of node-local process @p owner_node_rank, under its lock. */
+void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
+                    size_t bytes);
+
+/* ---- accumulate kernels (src/transport/acc_sw.c) ---- */
+
+size_t armcii_acc_type_size(int type); /* 0 for an unknown type */
+void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, size_t bytes);
+/** dst = scale * src, element-wise (used to pre-scale hardware accumulates). */
+void armcii_acc_scale(int type, const void *scale, const void *src, void *dst, size_t bytes);
+int armcii_acc_scale_is_one(int type, const void *scale);
+
+/* ---- libfabric (src/transport/ofi*.c, am.c) ---- */
+
+armcii_status_t armcii_ofi_init(void);
+void armcii_ofi_fini(void);
+const char *armcii_ofi_provider(void);
+int armcii_ofi_manual_progress(void);
+void armcii_ofi_describe(void (*emit)(const char *line));
+/** Poll completions once; @return the number handled. */
+int armcii_ofi_progress(void);
+armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p);
+void armcii_ofi_mr_dereg(armcii_mr_t *mr);
+armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len,
+                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto);
+armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len,
+                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto);
+/** Make earlier writes to @p target remotely complete (a no-op when they already are). */
+void armcii_ofi_flush(const char *call, int target);
+/** @return non-zero if libfabric atomics can accumulate @p type. */
+int armcii_ofi_acc_hw_ok(int type);
+armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
+                                  const void *src, size_t bytes, int target, uint64_t raddr,
+                                  uint64_t key);
+armcii_status_t armcii_am_acc(const char *call, armcii_req_t *req, int type, const void *scale,
+                              const void *src, size_t bytes, int target, uint64_t dst_addr);
+
+/* ---- requests and progress (src/core/progress.c) ---- */
+
+/** A new request; when the pool is full the oldest request is completed first. */
+armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
+/** A transport operation of @p req completed. */
+void armcii_req_op_done(armcii_req_t *req);
+/** Mark @p req issued: if nothing is pending it completes at once. */
+void armcii_req_issued(armcii_req_t *req);
+/** Drive progress until @p req (with generation @p gen) has completed. */
+void armcii_req_wait(const char *call, armcii_req_t *req);
+/** One round of progress: completions, incoming requests, deferred sends. */
+int armcii_progress(void);
+/** Drive progress until *counter == 0. */
+void armcii_wait_zero(const char *call, const int *counter, int target);
+/** Before a blocking operation of @p kind to @p target: keep ARMCI's ordering promise. */
+void armcii_order_before(const char *call, armcii_req_kind_t kind, int target);
+void armcii_fence(const char *call, int target);
+void armcii_fence_all(const char *call);
+/** Complete an MPI request while driving progress (so peers' operations on us advance). */
+void armcii_mpi_wait(const char *call, MPI_Request *req);
+armcii_status_t armcii_progress_thread_start(void);
+void armcii_progress_thread_stop(void);
+
+/* ---- contiguous operations (src/core/rma.c) ---- */
+
+int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
+               const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
+int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
+               const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
+int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
+               size_t len, int target, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
+
+/* ---- topology (src/core/topo.c) ---- */
+
+armcii_status_t armcii_topo_init(void);
+void armcii_topo_fini(void);
+
+/* ---- locking around API calls ---- */
+
+static inline void armcii_lock(void)
+{
+    pthread_mutex_lock(&armcii_g.lock);
+}
+static inline void armcii_unlock(void)
+{
+    pthread_mutex_unlock(&armcii_g.lock);
+}
+
+#endif

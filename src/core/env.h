@@ -1,0 +1,46 @@
+/* The environment table: see env_defs.h for the variables. */
+#ifndef ARMCII_ENV_H
+#define ARMCII_ENV_H
+
+#include <stddef.h>
+
+typedef enum { ARMCII_ENV_BOOL, ARMCII_ENV_AUTO, ARMCII_ENV_INT, ARMCII_ENV_SIZE } armcii_env_type_t;
+
+/** Parsed settings; one field per row of env_defs.h. AUTO fields hold -1 for "auto". */
+typedef struct {
+#define ARMCII_ENV(field, type, def, help) long field;
+#include "env_defs.h"
+#undef ARMCII_ENV
+} armcii_env_t;
+
+/** One row of the table, for printing and documentation. */
+typedef struct {
+    const char *name; /* full variable name, e.g. "ARMCI_SHM" */
+    armcii_env_type_t type;
+    const char *def;
+    const char *help;
+    size_t offset; /* of the field in armcii_env_t */
+} armcii_env_row_t;
+
+extern const armcii_env_row_t armcii_env_rows[];
+extern const int armcii_env_nrows;
+
+/** Source of variable values: getenv in the library, a fake in unit tests. */
+typedef const char *(*armcii_env_lookup_fn)(const char *name);
+
+/**
+ * Fill @p env from the table's defaults and @p lookup. On a bad value, write a message
+ * naming the variable and the value into @p err and return -1; 0 on success.
+ */
+int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, size_t errlen);
+
+/* Single-value parsers (exposed for the unit tests): 0 on success, -1 on a bad value. */
+int armcii_env_parse_bool(const char *s, long *out_p);
+int armcii_env_parse_auto(const char *s, long *out_p);
+int armcii_env_parse_int(const char *s, long *out_p);
+int armcii_env_parse_size(const char *s, long *out_p);
+
+/** Write the current settings, one "NAME = value (default ...)" line each. */
+void armcii_env_print(const armcii_env_t *env, void (*emit)(const char *line));
+
+#endif

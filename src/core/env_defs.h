@@ -1,0 +1,22 @@
+/*
+ * Every environment variable of armci-ofi, declared once: name (without the ARMCI_
+ * prefix), type, default, one-line help. The same table parses, validates and
+ * prints the settings; nothing else in the library calls getenv.
+ *
+ * ARMCII_ENV(field, type, default, help)
+ *   type: BOOL (0/1/yes/no/on/off/true/false), AUTO (BOOL or "auto", stored as -1),
+ *         INT, SIZE (bytes, with optional K/M/G suffix)
+ */
+ARMCII_ENV(VERBOSE, BOOL, "0", "print the settings, the libfabric provider and the node layout at init (rank 0)")
+ARMCII_ENV(SHM, BOOL, "1", "reach same-node peers through the node's shared memory; 0 sends every peer through libfabric")
+ARMCII_ENV(SHM_HEAP_SIZE, SIZE, "64G", "virtual address space reserved per process for ARMCI_Malloc (backed only when allocated)")
+ARMCII_ENV(PROGRESS_THREAD, AUTO, "auto", "run a progress thread; auto = when the provider needs manual data progress")
+ARMCII_ENV(PROGRESS_INTERVAL_US, INT, "200", "sleep of the idle progress thread between polls, in microseconds")
+ARMCII_ENV(MAX_REQUESTS, INT, "4096", "request pool size; when it is full the oldest request is completed")
+ARMCII_ENV(BOUNCE_SIZE, SIZE, "64K", "size of one registered bounce buffer (buffered protocol, software accumulate)")
+ARMCII_ENV(BOUNCE_COUNT, INT, "64", "number of registered bounce buffers per process")
+ARMCII_ENV(BUFFERED_MAX, SIZE, "0", "puts and gets up to this size go through bounce buffers (0: only when the provider needs it)")
+ARMCII_ENV(INJECT_MAX, SIZE, "-1", "largest put sent with inject (-1: the provider's inject_size, 0: never)")
+ARMCII_ENV(ACC_NATIVE, AUTO, "auto", "use libfabric atomics for accumulate; auto = when no peer uses shared memory")
+ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error")
+ARMCII_ENV(DEBUG, BOOL, "0", "enable deep internal consistency checks")

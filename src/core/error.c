@@ -1,0 +1,44 @@
+/* Error reporting: the function that first sees a problem reports it here, once. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "armcii.h"
+
+void armcii_fatal(const char *call, const char *fmt, ...)
+{
+    char msg[1024];
+    int n = snprintf(msg, sizeof(msg), "%s: ", call);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+    va_end(ap);
+    ARMCI_Error(msg, 1);
+    /* ARMCI_Error does not return; keep the compiler's noreturn promise regardless. */
+    for (;;)
+        ;
+}
+
+void armcii_warn(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "armci: rank %d: %s\n", armcii_g.rank, msg);
+    fflush(stderr);
+}
+
+void armcii_info_line(const char *line)
+{
+    if (armcii_g.rank == 0)
+        printf("armci: %s\n", line);
+}
+
+double armcii_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,0 +1,220 @@
+/*
+ * Requests in flight and the progress engine: completing requests, waiting for them
+ * with a bounded time and a clear diagnostic, ordering blocking operations, fences,
+ * and the progress thread that serves peers while the application computes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "armcii.h"
+
+/* How many polls between two looks at the clock while waiting. */
+#define CLOCK_EVERY 1024
+
+static void release(armcii_req_t *req)
+{
+    int t = req->target;
+    switch ((armcii_req_kind_t)req->kind) {
+    case ARMCII_REQ_PUT:
+    case ARMCII_REQ_ACC_HW:
+        armcii_g.out_write[t]--;
+        break;
+    case ARMCII_REQ_ACC_SW:
+        armcii_g.out_sw[t]--;
+        break;
+    case ARMCII_REQ_GET:
+        break;
+    }
+    if (req->implicit) {
+        armcii_g.out_implicit[t]--;
+        armcii_g.implicit_total--;
+    }
+    free(req->scratch);
+    req->scratch = NULL;
+    armcii_pool_release(&armcii_g.pool, req);
+}
+
+void armcii_req_op_done(armcii_req_t *req)
+{
+    if (--req->pending == 0)
+        release(req);
+}
+
+void armcii_req_issued(armcii_req_t *req)
+{
+    if (req->pending == 0)
+        release(req);
+}
+
+armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit)
+{
+    armcii_req_t *req = armcii_pool_take(&armcii_g.pool);
+    if (!req) {
+        /* Pool full: complete the oldest request transparently. Its handle, if it has
+         * one, then reads as completed. */
+        armcii_req_wait(call, armcii_g.pool.oldest);
+        req = armcii_pool_take(&armcii_g.pool);
+    }
+    req->kind = (uint8_t)kind;
+    req->target = target;
+    req->implicit = (uint8_t)implicit;
+    switch (kind) {
+    case ARMCII_REQ_PUT:
+    case ARMCII_REQ_ACC_HW:
+        armcii_g.out_write[target]++;
+        break;
+    case ARMCII_REQ_ACC_SW:
+        armcii_g.out_sw[target]++;
+        break;
+    case ARMCII_REQ_GET:
+        break;
+    }
+    if (implicit) {
+        armcii_g.out_implicit[target]++;
+        armcii_g.implicit_total++;
+    }
+    return req;
+}
+
+int armcii_progress(void)
+{
+    if (armcii_g.in_progress)
+        return 0;
+    armcii_g.in_progress = 1;
+    int n = armcii_g.fabric ? armcii_ofi_progress() : 0;
+    armcii_g.in_progress = 0;
+    return n;
+}
+
+static void timed_out(const char *call, const char *what, int target, double waited)
+{
+    armcii_fatal(call, "%s to rank %d has not completed after %.0f s (provider %s; is rank %d "
+                       "alive and calling ARMCI? see ARMCI_TIMEOUT)",
+                 what, target, waited, armcii_ofi_provider(), target);
+}
+
+void armcii_req_wait(const char *call, armcii_req_t *req)
+{
+    static const char *what[] = {"a get", "a put", "an accumulate", "an accumulate"};
+    uint32_t gen = req->gen;
+    double t0 = 0;
+    unsigned spins = 0;
+    while (req->in_use && req->gen == gen) {
+        armcii_progress();
+        if (++spins % CLOCK_EVERY == 0) {
+            double now = armcii_now();
+            if (t0 == 0)
+                t0 = now;
+            else if (now - t0 > (double)armcii_g.env.TIMEOUT)
+                timed_out(call, what[req->kind], req->target, now - t0);
+        }
+    }
+}
+
+void armcii_wait_zero(const char *call, const int *counter, int target)
+{
+    double t0 = 0;
+    unsigned spins = 0;
+    while (*counter > 0) {
+        armcii_progress();
+        if (++spins % CLOCK_EVERY == 0) {
+            double now = armcii_now();
+            if (t0 == 0)
+                t0 = now;
+            else if (now - t0 > (double)armcii_g.env.TIMEOUT)
+                timed_out(call, "an operation", target, now - t0);
+        }
+    }
+}
+
+void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
+{
+    /* Software accumulates are applied by the target's handler at some later progress
+     * call, so nothing the transport orders can overtake them safely: wait for their
+     * acknowledgements before any other kind of operation. */
+    if (kind != ARMCII_REQ_ACC_SW && armcii_g.out_sw[target] > 0)
+        armcii_wait_zero(call, &armcii_g.out_sw[target], target);
+    if (armcii_g.out_write[target] == 0)
+        return;
+    int ordered;
+    switch (kind) {
+    case ARMCII_REQ_GET:
+        ordered = armcii_g.order_raw;
+        break;
+    case ARMCII_REQ_PUT:
+    case ARMCII_REQ_ACC_HW:
+        ordered = armcii_g.order_waw;
+        break;
+    default: /* a message after writes: the handler must see them landed */
+        ordered = 0;
+        break;
+    }
+    if (!ordered) {
+        armcii_wait_zero(call, &armcii_g.out_write[target], target);
+        armcii_ofi_flush(call, target);
+    }
+}
+
+void armcii_fence(const char *call, int target)
+{
+    armcii_wait_zero(call, &armcii_g.out_write[target], target);
+    armcii_wait_zero(call, &armcii_g.out_sw[target], target);
+    if (armcii_g.fabric)
+        armcii_ofi_flush(call, target);
+}
+
+void armcii_fence_all(const char *call)
+{
+    for (int p = 0; p < armcii_g.nproc; p++)
+        armcii_fence(call, p);
+}
+
+void armcii_mpi_wait(const char *call, MPI_Request *mreq)
+{
+    int done = 0;
+    while (!done) {
+        armcii_progress();
+        MPI_Test(mreq, &done, MPI_STATUS_IGNORE);
+    }
+}
+
+/* ---- the progress thread ---- */
+
+static void *progress_main(void *arg)
+{
+    struct timespec nap = {.tv_sec = 0, .tv_nsec = armcii_g.env.PROGRESS_INTERVAL_US * 1000L};
+    while (!armcii_g.progress_stop) {
+        int n = 0;
+        /* Never wait for the lock: whoever holds it is driving progress already. */
+        if (pthread_mutex_trylock(&armcii_g.lock) == 0) {
+            n = armcii_progress();
+            pthread_mutex_unlock(&armcii_g.lock);
+        }
+        if (n == 0)
+            nanosleep(&nap, NULL);
+    }
+    return NULL;
+}
+
+armcii_status_t armcii_progress_thread_start(void)
+{
+    long want = armcii_g.env.PROGRESS_THREAD;
+    int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_ofi_manual_progress());
+    if (!on || !armcii_g.fabric)
+        return ARMCII_OK;
+    armcii_g.progress_stop = 0;
+    if (pthread_create(&armcii_g.progress_tid, NULL, progress_main, NULL) != 0)
+        return ARMCII_ESYS;
+    armcii_g.progress_thread_on = 1;
+    return ARMCII_OK;
+}
+
+void armcii_progress_thread_stop(void)
+{
+    if (!armcii_g.progress_thread_on)
+        return;
+    armcii_g.progress_stop = 1;
+    pthread_join(armcii_g.progress_tid, NULL);
+    armcii_g.progress_thread_on = 0;
+}

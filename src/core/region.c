@@ -1,0 +1,91 @@
+/* Region table: per-rank sorted segment arrays with binary search. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "region.h"
+
+int armcii_region_table_init(armcii_region_table_t *t, int nranks)
+{
+    t->nranks = nranks;
+    t->ranks = calloc((size_t)nranks, sizeof(*t->ranks));
+    return t->ranks ? 0 : -1;
+}
+
+void armcii_region_table_fini(armcii_region_table_t *t)
+{
+    for (int r = 0; r < t->nranks; r++)
+        free(t->ranks[r].segs);
+    free(t->ranks);
+    t->ranks = NULL;
+    t->nranks = 0;
+}
+
+/* Index of the last segment with base <= addr, or -1. */
+static int last_at_or_below(const armcii_seglist_t *l, uintptr_t addr)
+{
+    int lo = 0, hi = l->n - 1, found = -1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (l->segs[mid].base <= addr) {
+            found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return found;
+}
+
+int armcii_region_insert(armcii_region_table_t *t, int rank, const armcii_seg_t *seg)
+{
+    if (rank < 0 || rank >= t->nranks || seg->size == 0)
+        return -1;
+    armcii_seglist_t *l = &t->ranks[rank];
+    int below = last_at_or_below(l, seg->base);
+    if (below >= 0 && l->segs[below].base + l->segs[below].size > seg->base)
+        return -1;
+    if (below + 1 < l->n && seg->base + seg->size > l->segs[below + 1].base)
+        return -1;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        armcii_seg_t *segs = realloc(l->segs, (size_t)cap * sizeof(*segs));
+        if (!segs)
+            return -1;
+        l->segs = segs;
+        l->cap = cap;
+    }
+    int at = below + 1;
+    memmove(&l->segs[at + 1], &l->segs[at], (size_t)(l->n - at) * sizeof(*l->segs));
+    l->segs[at] = *seg;
+    l->n++;
+    return 0;
+}
+
+int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base)
+{
+    if (rank < 0 || rank >= t->nranks)
+        return -1;
+    armcii_seglist_t *l = &t->ranks[rank];
+    int at = last_at_or_below(l, base);
+    if (at < 0 || l->segs[at].base != base)
+        return -1;
+    memmove(&l->segs[at], &l->segs[at + 1], (size_t)(l->n - at - 1) * sizeof(*l->segs));
+    l->n--;
+    return 0;
+}
+
+const armcii_seg_t *armcii_region_find(const armcii_region_table_t *t, int rank, uintptr_t addr,
+                                       size_t len)
+{
+    if (rank < 0 || rank >= t->nranks)
+        return NULL;
+    const armcii_seglist_t *l = &t->ranks[rank];
+    int at = last_at_or_below(l, addr);
+    if (at < 0)
+        return NULL;
+    const armcii_seg_t *s = &l->segs[at];
+    /* Written to avoid overflow of addr + len near the top of the address space. */
+    if (addr - s->base > s->size || len > s->size - (addr - s->base))
+        return NULL;
+    return s;
+}

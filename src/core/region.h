@@ -1,0 +1,41 @@
+/*
+ * The region table: for each rank, the segments it contributed to ARMCI allocations,
+ * sorted by base address, so that (rank, address, length) finds its segment in O(log n).
+ */
+#ifndef ARMCII_REGION_H
+#define ARMCII_REGION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct armcii_alloc;
+
+typedef struct {
+    uintptr_t base;             /* address of the segment in its owner's address space */
+    size_t size;                /* bytes; zero-size segments are not entered */
+    uint64_t rkey;              /* libfabric key of the owner's registration */
+    uint64_t raddr_base;        /* address libfabric expects for `base` (0 for offset keys) */
+    struct armcii_alloc *alloc; /* the allocation this segment belongs to */
+} armcii_seg_t;
+
+typedef struct {
+    armcii_seg_t *segs;
+    int n, cap;
+} armcii_seglist_t;
+
+typedef struct {
+    int nranks;
+    armcii_seglist_t *ranks;
+} armcii_region_table_t;
+
+int armcii_region_table_init(armcii_region_table_t *t, int nranks);
+void armcii_region_table_fini(armcii_region_table_t *t);
+/** Enter a segment for @p rank; -1 if it overlaps one already there or memory runs out. */
+int armcii_region_insert(armcii_region_table_t *t, int rank, const armcii_seg_t *seg);
+/** Remove the segment of @p rank starting at @p base; -1 if there is none. */
+int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base);
+/** The segment of @p rank that wholly contains [addr, addr+len), or NULL. */
+const armcii_seg_t *armcii_region_find(const armcii_region_table_t *t, int rank, uintptr_t addr,
+                                       size_t len);
+
+#endif

@@ -1,0 +1,115 @@
+/* The request pool and handle encoding (no communication here: see progress.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "req.h"
+
+int armcii_pool_init(armcii_pool_t *pool, int nslots)
+{
+    memset(pool, 0, sizeof(*pool));
+    pool->slots = calloc((size_t)nslots, sizeof(*pool->slots));
+    if (!pool->slots)
+        return -1;
+    pool->nslots = nslots;
+    for (int i = 0; i < nslots; i++) {
+        pool->slots[i].index = i;
+        pool->slots[i].next_free = i + 1 < nslots ? i + 1 : -1;
+    }
+    pool->free_head = 0;
+    return 0;
+}
+
+void armcii_pool_fini(armcii_pool_t *pool)
+{
+    free(pool->slots);
+    memset(pool, 0, sizeof(*pool));
+}
+
+armcii_req_t *armcii_pool_take(armcii_pool_t *pool)
+{
+    if (pool->free_head < 0)
+        return NULL;
+    armcii_req_t *r = &pool->slots[pool->free_head];
+    pool->free_head = r->next_free;
+    r->in_use = 1;
+    r->pending = 0;
+    r->scratch = NULL;
+    r->implicit = 0;
+    r->older = pool->newest;
+    r->newer = NULL;
+    if (pool->newest)
+        pool->newest->newer = r;
+    else
+        pool->oldest = r;
+    pool->newest = r;
+    pool->nactive++;
+    return r;
+}
+
+void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *r)
+{
+    if (r->older)
+        r->older->newer = r->newer;
+    else
+        pool->oldest = r->newer;
+    if (r->newer)
+        r->newer->older = r->older;
+    else
+        pool->newest = r->older;
+    r->older = r->newer = NULL;
+    r->in_use = 0;
+    r->gen = (r->gen + 1) & ARMCII_HDL_GEN_MASK;
+    r->next_free = pool->free_head;
+    pool->free_head = r->index;
+    pool->nactive--;
+}
+
+void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate)
+{
+    h->slot = slot;
+    h->tag = (int)((ARMCII_HDL_MAGIC << 24) | (aggregate ? ARMCII_HDL_AGG_BIT : 0) |
+                   (gen & ARMCII_HDL_GEN_MASK));
+}
+
+static int hdl_magic_ok(const armci_hdl_t *h)
+{
+    return ((unsigned)h->tag >> 24) == ARMCII_HDL_MAGIC;
+}
+
+int armcii_hdl_is_aggregate(const armci_hdl_t *h)
+{
+    return hdl_magic_ok(h) && ((unsigned)h->tag & ARMCII_HDL_AGG_BIT) != 0;
+}
+
+armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
+                                    armcii_req_t **req_p)
+{
+    if (!hdl_magic_ok(h))
+        return ARMCII_HDL_BAD;
+    switch (h->slot) {
+    case ARMCII_HDL_SLOT_IDLE:
+        return ARMCII_HDL_IDLE;
+    case ARMCII_HDL_SLOT_WAITED:
+        return ARMCII_HDL_WAITED;
+    case ARMCII_HDL_SLOT_TESTED:
+        return ARMCII_HDL_TESTED;
+    case ARMCII_HDL_SLOT_DONE:
+        return ARMCII_HDL_DONE;
+    default:
+        break;
+    }
+    if (h->slot < 0 || h->slot >= pool->nslots)
+        return ARMCII_HDL_BAD;
+    armcii_req_t *r = &pool->slots[h->slot];
+    uint32_t gen = (unsigned)h->tag & ARMCII_HDL_GEN_MASK;
+    if (r->in_use && r->gen == gen && !r->implicit) {
+        *req_p = r;
+        return ARMCII_HDL_ACTIVE;
+    }
+    /* The slot moved on: the request this handle named has completed. A generation from
+     * the future cannot have been produced by us. */
+    uint32_t age = (r->gen - gen) & ARMCII_HDL_GEN_MASK;
+    if (age == 0 || age > (ARMCII_HDL_GEN_MASK >> 1))
+        return ARMCII_HDL_BAD;
+    return ARMCII_HDL_DONE;
+}

@@ -1,0 +1,74 @@
+/*
+ * Requests and handles. A request lives in a bounded pool; a handle names it by slot
+ * and generation, so a handle whose request has completed (and whose slot may carry
+ * another request by now) is recognised, and never followed blindly.
+ */
+#ifndef ARMCII_REQ_H
+#define ARMCII_REQ_H
+
+#include <stdint.h>
+
+#include <armci.h>
+
+typedef enum {
+    ARMCII_REQ_GET,    /* RMA read */
+    ARMCII_REQ_PUT,    /* RMA write */
+    ARMCII_REQ_ACC_SW, /* accumulate applied by the target (active message, acknowledged) */
+    ARMCII_REQ_ACC_HW  /* accumulate through libfabric atomics */
+} armcii_req_kind_t;
+
+typedef struct armcii_req {
+    uint32_t gen;     /* bumped whenever the slot is released */
+    uint8_t in_use;
+    uint8_t kind;     /* armcii_req_kind_t */
+    uint8_t implicit; /* issued without a handle (completed by WaitProc/WaitAll/fence) */
+    int target;
+    int pending;      /* transport operations not yet completed */
+    void *scratch;    /* memory owned by the request, freed on completion */
+    struct armcii_req *older, *newer; /* active requests in issue order */
+    int next_free;
+    int index;
+} armcii_req_t;
+
+typedef struct {
+    armcii_req_t *slots;
+    int nslots;
+    int free_head;
+    int nactive;
+    armcii_req_t *oldest, *newest;
+} armcii_pool_t;
+
+int armcii_pool_init(armcii_pool_t *pool, int nslots);
+void armcii_pool_fini(armcii_pool_t *pool);
+/** A free request, appended to the active list as the newest; NULL when the pool is full. */
+armcii_req_t *armcii_pool_take(armcii_pool_t *pool);
+/** Return @p req to the pool; its generation changes, so handles to it read as completed. */
+void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *req);
+
+/* Handle encoding: tag = check pattern (8 bits) | aggregate flag (1) | generation (23). */
+#define ARMCII_HDL_MAGIC    0xA5u
+#define ARMCII_HDL_GEN_MASK 0x7FFFFFu
+#define ARMCII_HDL_AGG_BIT  0x800000u
+enum {
+    ARMCII_HDL_SLOT_IDLE = -1,   /* initialised, nothing issued */
+    ARMCII_HDL_SLOT_WAITED = -2, /* ARMCI_Wait returned for it */
+    ARMCII_HDL_SLOT_TESTED = -3, /* ARMCI_Test saw it complete */
+    ARMCII_HDL_SLOT_DONE = -4    /* its operation completed within the issuing call */
+};
+
+typedef enum {
+    ARMCII_HDL_BAD,     /* not a handle ARMCI initialised or produced */
+    ARMCII_HDL_IDLE,    /* initialised, no operation issued on it */
+    ARMCII_HDL_ACTIVE,  /* its request is in flight */
+    ARMCII_HDL_DONE,    /* its request completed; not yet waited for */
+    ARMCII_HDL_TESTED,  /* ARMCI_Test reported completion */
+    ARMCII_HDL_WAITED   /* ARMCI_Wait returned for it already */
+} armcii_hdl_state_t;
+
+void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate);
+int armcii_hdl_is_aggregate(const armci_hdl_t *h);
+/** Classify @p h; for ACTIVE, @p req_p receives the request. */
+armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
+                                    armcii_req_t **req_p);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * Contiguous put, get and accumulate: the API layer has checked the arguments and
+ * found the target segment; here the selector picks the protocol and the request is
+ * issued. Blocking calls return locally complete; when a protocol already copied the
+ * source (inject, bounce buffer, software accumulate, staged atomics) the remainder is
+ * tracked like an implicit operation and completed by fences and WaitAll.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "armcii.h"
+
+static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
+{
+    return (uint64_t)((uintptr_t)addr - seg->base) + seg->raddr_base;
+}
+
+/* A handle for an operation that completed within the call. */
+static void hdl_done(armci_hdl_t *hdl)
+{
+    if (hdl)
+        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 0);
+}
+
+static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
+{
+    if (hdl)
+        armcii_hdl_set(hdl, req->index, req->gen, 0);
+}
+
+int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
+               const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
+{
+    armcii_path_t path = armcii_path(target);
+    if (len == 0 || path != ARMCII_PATH_FABRIC) {
+        if (len > 0)
+            memmove(dst, src, len);
+        hdl_done(hdl);
+        return 0;
+    }
+    armcii_proto_t proto = armcii_select_get(&armcii_g.limits, path, len, 0);
+    if (blocking)
+        armcii_order_before(call, ARMCII_REQ_GET, target);
+    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, !blocking && !hdl);
+    armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), seg->rkey, proto);
+    if (!blocking)
+        hdl_bind(hdl, req);
+    armcii_req_issued(req);
+    if (blocking)
+        armcii_req_wait(call, req);
+    return 0;
+}
+
+int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
+               const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
+{
+    armcii_path_t path = armcii_path(target);
+    if (len == 0 || path != ARMCII_PATH_FABRIC) {
+        if (len > 0)
+            memmove(dst, src, len);
+        hdl_done(hdl);
+        return 0;
+    }
+    armcii_proto_t proto = armcii_select_put(&armcii_g.limits, path, len, 0);
+    if (blocking)
+        armcii_order_before(call, ARMCII_REQ_PUT, target);
+    uint64_t raddr = remote_addr(seg, dst);
+    if (proto == ARMCII_PROTO_INJECT) {
+        armcii_ofi_put(call, NULL, src, len, target, raddr, seg->rkey, proto);
+        hdl_done(hdl);
+        return 0;
+    }
+    /* A buffered put is locally complete once copied: even a blocking one returns. */
+    int wait_here = blocking && proto == ARMCII_PROTO_DIRECT;
+    int implicit = blocking ? !wait_here : !hdl;
+    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_PUT, target, implicit);
+    armcii_ofi_put(call, req, src, len, target, raddr, seg->rkey, proto);
+    if (!blocking)
+        hdl_bind(hdl, req);
+    armcii_req_issued(req);
+    if (wait_here)
+        armcii_req_wait(call, req);
+    return 0;
+}
+
+int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
+               size_t len, int target, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
+{
+    armcii_path_t path = armcii_path(target);
+    armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type));
+    if (len == 0 || proto == ARMCII_PROTO_LOCAL) {
+        if (len > 0) {
+            int slot = armcii_g.shm ? armcii_g.node_rank_of[target] : 0;
+            armcii_shm_acc(slot, type, scale, src, dst, len);
+        }
+        hdl_done(hdl);
+        return 0;
+    }
+    armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_ACC_SW;
+    if (blocking)
+        armcii_order_before(call, kind, target);
+    /* Both protocols copy the source before returning, so blocking calls need not wait. */
+    armcii_req_t *req = armcii_req_new(call, kind, target, blocking || !hdl);
+    if (kind == ARMCII_REQ_ACC_HW) {
+        req->scratch = malloc(len);
+        if (!req->scratch)
+            armcii_fatal(call, "out of memory staging %zu bytes", len);
+        armcii_acc_scale(type, scale, src, req->scratch, len);
+        armcii_ofi_acc_hw(call, req, type, req->scratch, len, target, remote_addr(seg, dst),
+                          seg->rkey);
+    } else {
+        armcii_am_acc(call, req, type, scale, src, len, target, (uint64_t)(uintptr_t)dst);
+    }
+    if (!blocking)
+        hdl_bind(hdl, req);
+    armcii_req_issued(req);
+    return 0;
+}

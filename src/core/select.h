@@ -1,0 +1,42 @@
+/*
+ * The protocol selector: which way one request travels, decided from the target's
+ * path, the size, the local buffer and the provider's limits. Pure, so that the
+ * decisions are unit-tested against synthetic providers.
+ */
+#ifndef ARMCII_SELECT_H
+#define ARMCII_SELECT_H
+
+#include <stddef.h>
+
+typedef enum {
+    ARMCII_PROTO_LOCAL,    /* self or same node: load/store */
+    ARMCII_PROTO_INJECT,   /* put copied by the provider at once (fi_writemsg FI_INJECT) */
+    ARMCII_PROTO_DIRECT,   /* zero-copy RMA from/to the user buffer */
+    ARMCII_PROTO_BUFFERED, /* through registered bounce buffers */
+    ARMCII_PROTO_ACC_HW,   /* accumulate with libfabric atomics */
+    ARMCII_PROTO_ACC_SW    /* accumulate applied at the target (active message) */
+} armcii_proto_t;
+
+/* Where the target is, seen from the caller (same values as ARMCIX_PATH_*). */
+typedef enum { ARMCII_PATH_SELF, ARMCII_PATH_SHM, ARMCII_PATH_FABRIC } armcii_path_t;
+
+typedef struct {
+    size_t inject_max;   /* largest inject put (0: never) */
+    size_t buffered_max; /* puts/gets up to this size are buffered by choice */
+    size_t bounce_size;  /* payload of one bounce buffer */
+    int mr_local;        /* provider needs registered local buffers (FI_MR_LOCAL) */
+    int acc_hw;          /* libfabric atomics usable for accumulates at all */
+} armcii_sel_limits_t;
+
+/** Put of @p len bytes; @p local_registered: the source lies in registered memory. */
+armcii_proto_t armcii_select_put(const armcii_sel_limits_t *l, armcii_path_t path, size_t len,
+                                 int local_registered);
+/** Get of @p len bytes into a destination that is (or is not) registered. */
+armcii_proto_t armcii_select_get(const armcii_sel_limits_t *l, armcii_path_t path, size_t len,
+                                 int local_registered);
+/** Accumulate; @p type_hw_ok: the provider's fi_atomicvalid accepts this type and count. */
+armcii_proto_t armcii_select_acc(const armcii_sel_limits_t *l, armcii_path_t path, int type_hw_ok);
+
+const char *armcii_proto_name(armcii_proto_t p);
+
+#endif

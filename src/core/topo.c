@@ -1,0 +1,73 @@
+/*
+ * Node layout: which ranks share a node (MPI_Comm_split_type), and hwloc's view of the
+ * node (cores, caches), loaded once for the parts of the runtime that size themselves
+ * from it.
+ */
+#include <stdlib.h>
+
+#include <hwloc.h>
+
+#include "armcii.h"
+
+static void hw_probe(void)
+{
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0)
+        return;
+    if (hwloc_topology_load(topo) == 0) {
+        armcii_g.hw_cores = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        armcii_g.hw_pus = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        hwloc_obj_t l2 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0);
+        hwloc_obj_t l3 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, 0);
+        if (l2 && l2->attr)
+            armcii_g.hw_l2 = (size_t)l2->attr->cache.size;
+        if (l3 && l3->attr)
+            armcii_g.hw_l3 = (size_t)l3->attr->cache.size;
+    }
+    hwloc_topology_destroy(topo);
+}
+
+armcii_status_t armcii_topo_init(void)
+{
+    int P = armcii_g.nproc;
+    if (MPI_Comm_split_type(armcii_g.comm, MPI_COMM_TYPE_SHARED, armcii_g.rank, MPI_INFO_NULL,
+                            &armcii_g.node_comm) != MPI_SUCCESS)
+        return ARMCII_ESYS;
+    MPI_Comm_rank(armcii_g.node_comm, &armcii_g.node_rank);
+    MPI_Comm_size(armcii_g.node_comm, &armcii_g.node_size);
+
+    /* A node is named by its lowest world rank; node ids are those names made dense. */
+    int leader = armcii_g.rank;
+    MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
+    int *leaders = malloc((size_t)P * sizeof(int));
+    armcii_g.node_of = malloc((size_t)P * sizeof(int));
+    armcii_g.node_rank_of = malloc((size_t)P * sizeof(int));
+    if (!leaders || !armcii_g.node_of || !armcii_g.node_rank_of) {
+        free(leaders);
+        return ARMCII_ENOMEM;
+    }
+    MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, armcii_g.comm);
+    MPI_Allgather(&armcii_g.node_rank, 1, MPI_INT, armcii_g.node_rank_of, 1, MPI_INT,
+                  armcii_g.comm);
+    armcii_g.nnodes = 0;
+    for (int r = 0; r < P; r++) {
+        if (leaders[r] == r)
+            armcii_g.node_of[r] = armcii_g.nnodes++;
+    }
+    for (int r = 0; r < P; r++)
+        armcii_g.node_of[r] = armcii_g.node_of[leaders[r]];
+    armcii_g.node_id = armcii_g.node_of[armcii_g.rank];
+    free(leaders);
+
+    hw_probe();
+    return ARMCII_OK;
+}
+
+void armcii_topo_fini(void)
+{
+    if (armcii_g.node_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&armcii_g.node_comm);
+    free(armcii_g.node_of);
+    free(armcii_g.node_rank_of);
+    armcii_g.node_of = armcii_g.node_rank_of = NULL;
+}

@@ -1,0 +1,504 @@
+/*
+ * libfabric transport: one RDM endpoint per process, an AV table indexed by rank, one
+ * completion queue, memory registration, RMA reads and writes (direct, inject and
+ * through bounce buffers) and the completion loop.
+ *
+ * What the provider returns decides everything at run time: mr_mode bits, inject size,
+ * message ordering (which decides when the core must wait before a blocking operation)
+ * and whether a write completion means remote completion.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofi_internal.h"
+
+ofi_state_t armcii_ofi;
+
+#define OFI_VERSION FI_VERSION(1, 10)
+#define CQ_BATCH    16
+
+void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
+{
+    armcii_fatal(call, "%s to rank %d failed: %s (provider %s)", what, target,
+                 fi_strerror((int)-rc), armcii_ofi_provider());
+}
+
+void armcii_ofi_eagain(const char *call, const char *what, int target, double *t0)
+{
+    double now = armcii_now();
+    if (*t0 == 0)
+        *t0 = now;
+    else if (now - *t0 > (double)armcii_g.env.TIMEOUT)
+        armcii_fatal(call, "%s to rank %d: the provider's queue stayed full for %ld s "
+                           "(provider %s; see ARMCI_TIMEOUT)",
+                     what, target, armcii_g.env.TIMEOUT, armcii_ofi_provider());
+    armcii_ofi_progress();
+}
+
+/* ---- operation contexts ---- */
+
+ofi_op_t *armcii_ofi_op_get(void)
+{
+    ofi_op_t *op = armcii_ofi.op_free;
+    if (op) {
+        armcii_ofi.op_free = op->next_free;
+    } else {
+        op = malloc(sizeof(*op));
+        if (!op)
+            armcii_fatal("armci", "out of memory for an operation context");
+    }
+    memset(op, 0, sizeof(*op));
+    return op;
+}
+
+void armcii_ofi_op_put(ofi_op_t *op)
+{
+    op->next_free = armcii_ofi.op_free;
+    armcii_ofi.op_free = op;
+}
+
+/* ---- bounce buffers ---- */
+
+void *armcii_ofi_bounce_get(const char *call)
+{
+    double t0 = armcii_now();
+    while (armcii_ofi.nbounce_free == 0) {
+        /* Every bounce buffer belongs to an operation in flight: completing them frees
+         * one. This is where the oldest holder gets completed. */
+        armcii_progress();
+        if (armcii_now() - t0 > (double)armcii_g.env.TIMEOUT)
+            armcii_fatal(call, "no bounce buffer came free in %ld s (%d in use; see "
+                               "ARMCI_BOUNCE_COUNT and ARMCI_TIMEOUT)",
+                         armcii_g.env.TIMEOUT, armcii_ofi.bounce_count);
+    }
+    return armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
+}
+
+void armcii_ofi_bounce_put(void *b)
+{
+    armcii_ofi.bounce_free[armcii_ofi.nbounce_free++] = b;
+}
+
+/* ---- memory registration ---- */
+
+armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p)
+{
+    struct fid_mr *mr;
+    uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SEND | FI_RECV;
+    int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, armcii_ofi.next_key++, 0, &mr,
+                       NULL);
+    if (rc != 0) {
+        armcii_warn("%s: registering %zu bytes at %p with libfabric failed: %s", call, len, buf,
+                    fi_strerror(-rc));
+        return ARMCII_ENOMEM;
+    }
+    if (armcii_ofi.mr_mode & FI_MR_ENDPOINT) {
+        rc = fi_mr_bind(mr, &armcii_ofi.ep->fid, 0);
+        if (rc == 0)
+            rc = fi_mr_enable(mr);
+        if (rc != 0) {
+            armcii_warn("%s: binding a registration to the endpoint failed: %s", call,
+                        fi_strerror(-rc));
+            fi_close(&mr->fid);
+            return ARMCII_EFABRIC;
+        }
+    }
+    mr_p->handle = mr;
+    mr_p->desc = fi_mr_desc(mr);
+    mr_p->key = fi_mr_key(mr);
+    mr_p->raddr_base = (armcii_ofi.mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)buf : 0;
+    return ARMCII_OK;
+}
+
+void armcii_ofi_mr_dereg(armcii_mr_t *mr)
+{
+    if (mr->handle)
+        fi_close(&((struct fid_mr *)mr->handle)->fid);
+    mr->handle = NULL;
+}
+
+/* ---- opening ---- */
+
+static struct fi_info *make_hints(int atomics, int dc, int manual)
+{
+    struct fi_info *h = fi_allocinfo();
+    if (!h)
+        return NULL;
+    h->caps = FI_RMA | FI_MSG | (atomics ? FI_ATOMIC : 0);
+    h->ep_attr->type = FI_EP_RDM;
+    h->mode = FI_CONTEXT | FI_CONTEXT2;
+    /* Accept every registration mode we know how to honour. */
+    h->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    h->domain_attr->threading = FI_THREAD_DOMAIN; /* we serialise all calls ourselves */
+    /* The sockets provider works here only with manual progress; we drive progress
+     * ourselves anyway, so ask for it everywhere it is offered. */
+    h->domain_attr->data_progress = manual ? FI_PROGRESS_MANUAL : FI_PROGRESS_UNSPEC;
+    if (dc)
+        h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    return h;
+}
+
+/* The first provider in libfabric's order, passing over `net`, whose atomics report
+ * success at fi_atomicvalid but fail at fi_atomic (measured on libfabric 1.17). */
+static struct fi_info *pick(struct fi_info *list)
+{
+    for (struct fi_info *i = list; i; i = i->next) {
+        if (strncmp(i->fabric_attr->prov_name, "net", 3) != 0)
+            return i;
+    }
+    return list;
+}
+
+static armcii_status_t getinfo(void)
+{
+    /* Most wanted first: atomics and delivery completion with manual progress. */
+    static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0}, {1, 0, 1},
+                                   {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
+    for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
+        struct fi_info *hints = make_hints(tries[t][0], tries[t][1], tries[t][2]);
+        struct fi_info *list = NULL;
+        int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
+        fi_freeinfo(hints);
+        if (rc != 0 || !list)
+            continue;
+        armcii_ofi.info = fi_dupinfo(pick(list));
+        fi_freeinfo(list);
+        armcii_ofi.atomic_cap = tries[t][0];
+        armcii_ofi.delivery_complete = tries[t][1];
+        return armcii_ofi.info ? ARMCII_OK : ARMCII_ENOMEM;
+    }
+    armcii_warn("ARMCI_Init: no libfabric provider offers RDM endpoints with RMA and messages "
+                "(check FI_PROVIDER and `fi_info -t FI_EP_RDM -c FI_RMA`)");
+    return ARMCII_EFABRIC;
+}
+
+#define OPEN_CHECK(what, expr)                                                                     \
+    do {                                                                                           \
+        int rc_ = (expr);                                                                          \
+        if (rc_ != 0) {                                                                            \
+            armcii_warn("ARMCI_Init: %s failed: %s (provider %s)", what, fi_strerror(-rc_),       \
+                        armcii_ofi_provider());                                                    \
+            return ARMCII_EFABRIC;                                                                 \
+        }                                                                                          \
+    } while (0)
+
+static armcii_status_t exchange_addresses(void)
+{
+    char name[256];
+    size_t len = sizeof(name);
+    OPEN_CHECK("fi_getname", fi_getname(&armcii_ofi.ep->fid, name, &len));
+    int mylen = (int)len, maxlen = 0;
+    MPI_Allreduce(&mylen, &maxlen, 1, MPI_INT, MPI_MAX, armcii_g.comm);
+    char *all = calloc((size_t)armcii_g.nproc, (size_t)maxlen);
+    armcii_ofi.addrs = calloc((size_t)armcii_g.nproc, sizeof(fi_addr_t));
+    if (!all || !armcii_ofi.addrs) {
+        free(all);
+        return ARMCII_ENOMEM;
+    }
+    char *mine = calloc(1, (size_t)maxlen);
+    memcpy(mine, name, len);
+    MPI_Allgather(mine, maxlen, MPI_BYTE, all, maxlen, MPI_BYTE, armcii_g.comm);
+    free(mine);
+    int n = fi_av_insert(armcii_ofi.av, all, (size_t)armcii_g.nproc, armcii_ofi.addrs, 0, NULL);
+    free(all);
+    if (n != armcii_g.nproc) {
+        armcii_warn("ARMCI_Init: fi_av_insert entered %d of %d addresses", n, armcii_g.nproc);
+        return ARMCII_EFABRIC;
+    }
+    return ARMCII_OK;
+}
+
+static armcii_status_t setup_bounce(void)
+{
+    armcii_ofi.bounce_size = (size_t)armcii_g.env.BOUNCE_SIZE;
+    armcii_ofi.bounce_count = (int)armcii_g.env.BOUNCE_COUNT;
+    size_t total = armcii_ofi.bounce_size * (size_t)armcii_ofi.bounce_count;
+    if (posix_memalign((void **)&armcii_ofi.bounce_slab, 4096, total) != 0)
+        return ARMCII_ENOMEM;
+    armcii_ofi.bounce_free = malloc((size_t)armcii_ofi.bounce_count * sizeof(void *));
+    if (!armcii_ofi.bounce_free)
+        return ARMCII_ENOMEM;
+    for (int i = 0; i < armcii_ofi.bounce_count; i++)
+        armcii_ofi.bounce_free[i] = armcii_ofi.bounce_slab + (size_t)i * armcii_ofi.bounce_size;
+    armcii_ofi.nbounce_free = armcii_ofi.bounce_count;
+    return armcii_ofi_mr_reg("ARMCI_Init", armcii_ofi.bounce_slab, total, &armcii_ofi.bounce_mr);
+}
+
+static armcii_status_t setup_flush(void)
+{
+    armcii_status_t st = armcii_ofi_mr_reg("ARMCI_Init", &armcii_ofi.flush_word,
+                                           sizeof(armcii_ofi.flush_word), &armcii_ofi.flush_mr);
+    if (st != ARMCII_OK)
+        return st;
+    int P = armcii_g.nproc;
+    armcii_ofi.flush_addr = malloc((size_t)P * sizeof(uint64_t));
+    armcii_ofi.flush_key = malloc((size_t)P * sizeof(uint64_t));
+    armcii_ofi.unflushed = calloc((size_t)P, sizeof(int));
+    if (!armcii_ofi.flush_addr || !armcii_ofi.flush_key || !armcii_ofi.unflushed)
+        return ARMCII_ENOMEM;
+    uint64_t a = armcii_ofi.flush_mr.raddr_base, k = armcii_ofi.flush_mr.key;
+    MPI_Allgather(&a, 1, MPI_UINT64_T, armcii_ofi.flush_addr, 1, MPI_UINT64_T, armcii_g.comm);
+    MPI_Allgather(&k, 1, MPI_UINT64_T, armcii_ofi.flush_key, 1, MPI_UINT64_T, armcii_g.comm);
+    return ARMCII_OK;
+}
+
+armcii_status_t armcii_ofi_init(void)
+{
+    armcii_status_t st = getinfo();
+    /* Every rank must agree that the fabric opened before anyone uses it. */
+    int ok = st == ARMCII_OK;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_g.comm);
+    if (!ok)
+        return ARMCII_EFABRIC;
+
+    struct fi_info *info = armcii_ofi.info;
+    armcii_ofi.mr_mode = info->domain_attr->mr_mode;
+    armcii_ofi.manual = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+    armcii_ofi.next_key = 1;
+    if (armcii_ofi.mr_mode & FI_MR_RAW) {
+        armcii_warn("ARMCI_Init: provider %s needs raw memory keys, which armci-ofi does not "
+                    "support yet",
+                    armcii_ofi_provider());
+        return ARMCII_EFABRIC;
+    }
+
+    OPEN_CHECK("fi_fabric", fi_fabric(info->fabric_attr, &armcii_ofi.fabric, NULL));
+    OPEN_CHECK("fi_domain", fi_domain(armcii_ofi.fabric, info, &armcii_ofi.domain, NULL));
+    struct fi_av_attr av_attr = {.type = FI_AV_TABLE, .count = (size_t)armcii_g.nproc};
+    OPEN_CHECK("fi_av_open", fi_av_open(armcii_ofi.domain, &av_attr, &armcii_ofi.av, NULL));
+    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_NONE,
+                                 .size = 0};
+    OPEN_CHECK("fi_cq_open", fi_cq_open(armcii_ofi.domain, &cq_attr, &armcii_ofi.cq, NULL));
+    OPEN_CHECK("fi_endpoint", fi_endpoint(armcii_ofi.domain, info, &armcii_ofi.ep, NULL));
+    OPEN_CHECK("fi_ep_bind(av)", fi_ep_bind(armcii_ofi.ep, &armcii_ofi.av->fid, 0));
+    OPEN_CHECK("fi_ep_bind(cq)",
+               fi_ep_bind(armcii_ofi.ep, &armcii_ofi.cq->fid, FI_TRANSMIT | FI_RECV));
+    OPEN_CHECK("fi_enable", fi_enable(armcii_ofi.ep));
+
+    if ((st = exchange_addresses()) != ARMCII_OK)
+        return st;
+    if ((st = setup_bounce()) != ARMCII_OK)
+        return st;
+    if ((st = setup_flush()) != ARMCII_OK)
+        return st;
+    if ((st = armcii_am_init()) != ARMCII_OK)
+        return st;
+    armcii_ofi_atomic_probe();
+
+    uint64_t order = info->tx_attr->msg_order;
+    armcii_g.order_raw = (order & FI_ORDER_RAW) != 0;
+    armcii_g.order_waw = (order & FI_ORDER_WAW) != 0;
+
+    /* Protocol limits for the selector. Inject puts complete locally only; they are
+     * used where a later read can flush them (read-after-write ordering). */
+    armcii_sel_limits_t *l = &armcii_g.limits;
+    size_t inject = armcii_g.order_raw ? info->tx_attr->inject_size : 0;
+    if (armcii_g.env.INJECT_MAX >= 0 && (size_t)armcii_g.env.INJECT_MAX < inject)
+        inject = (size_t)armcii_g.env.INJECT_MAX;
+    l->inject_max = inject;
+    l->buffered_max = (size_t)armcii_g.env.BUFFERED_MAX;
+    l->bounce_size = armcii_ofi.bounce_size;
+    l->mr_local = (armcii_ofi.mr_mode & FI_MR_LOCAL) != 0;
+    return ARMCII_OK;
+}
+
+void armcii_ofi_fini(void)
+{
+    /* The endpoint goes first: it cancels the posted receives whose contexts am.c owns;
+     * registrations go before the domain they belong to. */
+    if (armcii_ofi.ep)
+        fi_close(&armcii_ofi.ep->fid);
+    armcii_am_fini();
+    armcii_ofi_mr_dereg(&armcii_ofi.flush_mr);
+    armcii_ofi_mr_dereg(&armcii_ofi.bounce_mr);
+    if (armcii_ofi.cq)
+        fi_close(&armcii_ofi.cq->fid);
+    if (armcii_ofi.av)
+        fi_close(&armcii_ofi.av->fid);
+    if (armcii_ofi.domain)
+        fi_close(&armcii_ofi.domain->fid);
+    if (armcii_ofi.fabric)
+        fi_close(&armcii_ofi.fabric->fid);
+    fi_freeinfo(armcii_ofi.info);
+    free(armcii_ofi.bounce_slab);
+    free(armcii_ofi.bounce_free);
+    free(armcii_ofi.addrs);
+    free(armcii_ofi.flush_addr);
+    free(armcii_ofi.flush_key);
+    free(armcii_ofi.unflushed);
+    while (armcii_ofi.op_free) {
+        ofi_op_t *n = armcii_ofi.op_free->next_free;
+        free(armcii_ofi.op_free);
+        armcii_ofi.op_free = n;
+    }
+    memset(&armcii_ofi, 0, sizeof(armcii_ofi));
+}
+
+const char *armcii_ofi_provider(void)
+{
+    return armcii_ofi.info ? armcii_ofi.info->fabric_attr->prov_name : "none";
+}
+
+int armcii_ofi_manual_progress(void)
+{
+    return armcii_ofi.info && armcii_ofi.manual;
+}
+
+void armcii_ofi_describe(void (*emit)(const char *line))
+{
+    char line[256];
+    struct fi_info *i = armcii_ofi.info;
+    if (!i) {
+        emit("libfabric: not opened (every peer is reached through shared memory)");
+        return;
+    }
+    snprintf(line, sizeof(line),
+             "libfabric: provider %s, inject %zu B (used up to %zu), iov %zu/%zu, mr_mode 0x%llx, "
+             "%s progress, %s completion, atomics %s",
+             i->fabric_attr->prov_name, i->tx_attr->inject_size, armcii_g.limits.inject_max,
+             i->tx_attr->iov_limit, i->tx_attr->rma_iov_limit,
+             (unsigned long long)armcii_ofi.mr_mode, armcii_ofi.manual ? "manual" : "auto",
+             armcii_ofi.delivery_complete ? "delivery" : "transmit",
+             armcii_g.limits.acc_hw ? "native" : "software");
+    emit(line);
+}
+
+/* ---- completions ---- */
+
+static void complete_op(ofi_op_t *op)
+{
+    if (op->copy_to)
+        memcpy(op->copy_to, op->bounce, op->copy_len);
+    if (op->bounce)
+        armcii_ofi_bounce_put(op->bounce);
+    if (op->req)
+        armcii_req_op_done(op->req);
+    armcii_ofi_op_put(op);
+}
+
+static void report_cq_error(void)
+{
+    struct fi_cq_err_entry err;
+    memset(&err, 0, sizeof(err));
+    if (fi_cq_readerr(armcii_ofi.cq, &err, 0) <= 0)
+        return;
+    ofi_op_t *op = err.op_context;
+    static const char *kinds[] = {"RMA", "send", "receive", "flush read"};
+    const char *prov = fi_cq_strerror(armcii_ofi.cq, err.prov_errno, err.err_data, NULL, 0);
+    armcii_fatal("armci progress", "a %s operation to rank %d failed: %s (provider %s: %s)",
+                 op ? kinds[op->kind] : "libfabric", op ? op->target : -1, fi_strerror(err.err),
+                 armcii_ofi_provider(), prov ? prov : "no detail");
+}
+
+int armcii_ofi_progress(void)
+{
+    if (!armcii_ofi.cq)
+        return 0;
+    struct fi_cq_data_entry ev[CQ_BATCH];
+    ssize_t n = fi_cq_read(armcii_ofi.cq, ev, CQ_BATCH);
+    if (n == -FI_EAVAIL)
+        report_cq_error();
+    int handled = 0;
+    for (ssize_t i = 0; i < n; i++) {
+        ofi_op_t *op = ev[i].op_context;
+        if (op->kind == OFI_OP_RECV)
+            armcii_am_handle(op, ev[i].len);
+        else
+            complete_op(op);
+        handled++;
+    }
+    armcii_am_flush_deferred();
+    return handled;
+}
+
+/* ---- RMA ---- */
+
+static ofi_op_t *new_rma_op(armcii_req_t *req, int target)
+{
+    ofi_op_t *op = armcii_ofi_op_get();
+    op->kind = OFI_OP_RMA;
+    op->req = req;
+    op->target = target;
+    if (req)
+        req->pending++;
+    return op;
+}
+
+armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len,
+                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto)
+{
+    fi_addr_t a = armcii_ofi.addrs[target];
+    if (proto != ARMCII_PROTO_BUFFERED) {
+        ofi_op_t *op = new_rma_op(req, target);
+        OFI_RETRY(call, "fi_read", target,
+                  fi_read(armcii_ofi.ep, dst, len, NULL, a, raddr, key, &op->ctx));
+        return ARMCII_OK;
+    }
+    for (size_t off = 0; off < len; off += armcii_ofi.bounce_size) {
+        size_t chunk = len - off < armcii_ofi.bounce_size ? len - off : armcii_ofi.bounce_size;
+        void *b = armcii_ofi_bounce_get(call);
+        ofi_op_t *op = new_rma_op(req, target);
+        op->bounce = b;
+        op->copy_to = (char *)dst + off;
+        op->copy_len = chunk;
+        OFI_RETRY(call, "fi_read", target,
+                  fi_read(armcii_ofi.ep, b, chunk, armcii_ofi.bounce_mr.desc, a, raddr + off, key,
+                          &op->ctx));
+    }
+    return ARMCII_OK;
+}
+
+armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len,
+                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto)
+{
+    fi_addr_t a = armcii_ofi.addrs[target];
+    if (proto == ARMCII_PROTO_INJECT) {
+        /* Locally complete on return and without a completion event; a later fence
+         * reads from the target to make it remotely complete (see armcii_ofi_flush). */
+        OFI_RETRY(call, "fi_inject_write", target,
+                  fi_inject_write(armcii_ofi.ep, src, len, a, raddr, key));
+        armcii_ofi.unflushed[target] = 1;
+        return ARMCII_OK;
+    }
+    if (!armcii_ofi.delivery_complete)
+        armcii_ofi.unflushed[target] = 1;
+    if (proto == ARMCII_PROTO_DIRECT) {
+        ofi_op_t *op = new_rma_op(req, target);
+        OFI_RETRY(call, "fi_write", target,
+                  fi_write(armcii_ofi.ep, src, len, NULL, a, raddr, key, &op->ctx));
+        return ARMCII_OK;
+    }
+    for (size_t off = 0; off < len; off += armcii_ofi.bounce_size) {
+        size_t chunk = len - off < armcii_ofi.bounce_size ? len - off : armcii_ofi.bounce_size;
+        void *b = armcii_ofi_bounce_get(call);
+        memcpy(b, (const char *)src + off, chunk);
+        ofi_op_t *op = new_rma_op(req, target);
+        op->bounce = b;
+        OFI_RETRY(call, "fi_write", target,
+                  fi_write(armcii_ofi.ep, b, chunk, armcii_ofi.bounce_mr.desc, a, raddr + off, key,
+                           &op->ctx));
+    }
+    return ARMCII_OK;
+}
+
+/* Make earlier writes to @p target remotely complete: with read-after-write ordering a
+ * read that returns was served after they landed. */
+void armcii_ofi_flush(const char *call, int target)
+{
+    if (!armcii_ofi.unflushed || !armcii_ofi.unflushed[target])
+        return;
+    armcii_ofi.unflushed[target] = 0;
+    void *b = armcii_ofi_bounce_get(call);
+    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
+    ofi_op_t *op = new_rma_op(req, target);
+    op->kind = OFI_OP_FLUSH;
+    op->bounce = b;
+    OFI_RETRY(call, "fi_read (flush)", target,
+              fi_read(armcii_ofi.ep, b, sizeof(uint64_t), armcii_ofi.bounce_mr.desc,
+                      armcii_ofi.addrs[target], armcii_ofi.flush_addr[target],
+                      armcii_ofi.flush_key[target], &op->ctx));
+    armcii_req_issued(req);
+    armcii_req_wait(call, req);
+}

@@ -1,0 +1,68 @@
+/*
+ * Accumulate through libfabric atomics (the fast path). Types the provider rejects, and
+ * complex types which no provider here offers, take the software path in am.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofi_internal.h"
+
+static const enum fi_datatype acc_to_fi[6] = {
+    [ARMCI_ACC_INT] = FI_INT32,         [ARMCI_ACC_LNG] = FI_INT64,
+    [ARMCI_ACC_FLT] = FI_FLOAT,         [ARMCI_ACC_DBL] = FI_DOUBLE,
+    [ARMCI_ACC_CPL] = FI_FLOAT_COMPLEX, [ARMCI_ACC_DCP] = FI_DOUBLE_COMPLEX,
+};
+static size_t max_count[6];
+
+void armcii_ofi_atomic_probe(void)
+{
+    int any = 0;
+    _Static_assert(sizeof(int) == 4 && sizeof(long) == 8, "ARMCI_ACC_INT/LNG map to 32/64 bits");
+    for (int t = 0; t < 6; t++) {
+        size_t count = 0;
+        armcii_ofi.hw_count_ok[t] = 0;
+        if (armcii_ofi.atomic_cap &&
+            fi_atomicvalid(armcii_ofi.ep, acc_to_fi[t], FI_SUM, &count) == 0 && count > 0) {
+            armcii_ofi.hw_count_ok[t] = 1;
+            max_count[t] = count;
+            any = 1;
+        }
+    }
+    /* Native atomics are not atomic with respect to our own same-node accumulates (loads
+     * and stores under a lock), so by default they are used only when no peer reaches
+     * memory through shared memory. Scaled sources are staged in unregistered memory,
+     * which rules out providers that need local registration. */
+    long want = armcii_g.env.ACC_NATIVE;
+    int shm_peers = armcii_g.shm && armcii_g.node_size > 1;
+    int usable = any && !(armcii_ofi.mr_mode & FI_MR_LOCAL);
+    armcii_g.limits.acc_hw = usable && (want == 1 || (want == -1 && !shm_peers));
+}
+
+int armcii_ofi_acc_hw_ok(int type)
+{
+    return armcii_g.limits.acc_hw && type >= 0 && type < 6 && armcii_ofi.hw_count_ok[type];
+}
+
+armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
+                                  const void *src, size_t bytes, int target, uint64_t raddr,
+                                  uint64_t key)
+{
+    size_t esize = armcii_acc_type_size(type);
+    size_t total = bytes / esize;
+    for (size_t done = 0; done < total;) {
+        size_t count = total - done < max_count[type] ? total - done : max_count[type];
+        ofi_op_t *op = armcii_ofi_op_get();
+        op->kind = OFI_OP_RMA;
+        op->req = req;
+        op->target = target;
+        req->pending++;
+        OFI_RETRY(call, "fi_atomic", target,
+                  fi_atomic(armcii_ofi.ep, (const char *)src + done * esize, count, NULL,
+                            armcii_ofi.addrs[target], raddr + done * esize, key, acc_to_fi[type],
+                            FI_SUM, &op->ctx));
+        done += count;
+    }
+    if (!armcii_ofi.delivery_complete)
+        armcii_ofi.unflushed[target] = 1;
+    return ARMCII_OK;
+}

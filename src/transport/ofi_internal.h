@@ -1,0 +1,95 @@
+/* Shared by the libfabric transport files only (ofi.c, ofi_atomic.c, am.c). */
+#ifndef ARMCII_OFI_INTERNAL_H
+#define ARMCII_OFI_INTERNAL_H
+
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include "../core/armcii.h"
+
+typedef enum { OFI_OP_RMA, OFI_OP_SEND, OFI_OP_RECV, OFI_OP_FLUSH } ofi_op_kind_t;
+
+/* One libfabric operation in flight. The context must come first: the provider may
+ * use it (FI_CONTEXT/FI_CONTEXT2) and hands it back in the completion. */
+typedef struct ofi_op {
+    struct fi_context2 ctx;
+    ofi_op_kind_t kind;
+    armcii_req_t *req; /* request this operation belongs to, or NULL */
+    int target;
+    void *bounce;      /* bounce buffer released at completion */
+    void *copy_to;     /* get through a bounce buffer: where the data goes */
+    size_t copy_len;
+    struct ofi_op *next_free;
+} ofi_op_t;
+
+typedef struct {
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    fi_addr_t *addrs;
+    uint64_t mr_mode;
+    uint64_t next_key;
+    int delivery_complete; /* a write's completion means it reached the target's memory */
+    int manual;            /* data progress is manual */
+    int atomic_cap;
+    int hw_count_ok[6];    /* per ARMCI_ACC_* type: libfabric atomics accept it */
+
+    /* bounce buffers: one registered slab */
+    char *bounce_slab;
+    size_t bounce_size;
+    int bounce_count;
+    void **bounce_free;
+    int nbounce_free;
+    armcii_mr_t bounce_mr;
+
+    /* a registered word per rank that flush reads target */
+    uint64_t flush_word;
+    armcii_mr_t flush_mr;
+    uint64_t *flush_addr, *flush_key;
+    int *unflushed; /* per target: writes whose completion did not mean remote completion */
+
+    ofi_op_t *op_free;
+} ofi_state_t;
+
+extern ofi_state_t armcii_ofi;
+
+ofi_op_t *armcii_ofi_op_get(void);
+void armcii_ofi_op_put(ofi_op_t *op);
+/** A free bounce buffer; drives progress (bounded) while none is free. */
+void *armcii_ofi_bounce_get(const char *call);
+void armcii_ofi_bounce_put(void *b);
+
+/** Retry @p expr while it returns -FI_EAGAIN, driving progress in between; bounded by
+ *  ARMCI_TIMEOUT. Any other failure is reported, naming the call, operation and target. */
+#define OFI_RETRY(call, what, target, expr)                                                        \
+    do {                                                                                           \
+        double t0_ = 0;                                                                            \
+        ssize_t rc_;                                                                               \
+        while ((rc_ = (expr)) == -FI_EAGAIN)                                                       \
+            armcii_ofi_eagain(call, what, target, &t0_);                                           \
+        if (rc_ != 0)                                                                              \
+            armcii_ofi_fail(call, what, target, rc_);                                              \
+    } while (0)
+
+void armcii_ofi_eagain(const char *call, const char *what, int target, double *t0);
+void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
+    __attribute__((noreturn));
+
+/* active messages (am.c) */
+armcii_status_t armcii_am_init(void);
+void armcii_am_fini(void);
+void armcii_am_handle(ofi_op_t *op, size_t len);
+void armcii_am_flush_deferred(void);
+
+/* atomics (ofi_atomic.c) */
+void armcii_ofi_atomic_probe(void);
+
+#endif

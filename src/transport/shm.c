@@ -1,0 +1,247 @@
+/*
+ * Node shared memory. At init the processes of a node map one shared-memory object at
+ * the same virtual address (the leader proposes an address, the others map there with
+ * MAP_FIXED_NOREPLACE, and they retry elsewhere if anyone failed). Each process owns
+ * a slice of it and allocates its ARMCI_Malloc blocks there, so a same-node peer's
+ * block is dereferenceable at the very address its owner uses.
+ *
+ * The mapping is sparse: a block is backed (fallocate) when allocated, so running out
+ * of /dev/shm is an error at ARMCI_Malloc rather than a SIGBUS later, and its pages
+ * are returned (hole punched) when freed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/armcii.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define HEAP_ALIGN 4096
+#define PLACE_TRIES 16
+
+static size_t round_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+static int init_slot(armcii_node_slot_t *slot)
+{
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+    pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+    int rc = pthread_mutex_init(&slot->acc_lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    return rc;
+}
+
+/* Shared memory off, or alone on the node: a private sparse mapping. */
+static armcii_status_t private_heap(void)
+{
+    size_t ctrl = round_up(sizeof(armcii_node_slot_t), HEAP_ALIGN);
+    size_t total = ctrl + armcii_g.slice_len;
+    void *p = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        armcii_warn("ARMCI_Init: cannot reserve %zu bytes of address space: %s", total,
+                    strerror(errno));
+        return ARMCII_ENOMEM;
+    }
+    armcii_g.heap_base = p;
+    armcii_g.heap_len = total;
+    armcii_g.heap_fd = -1;
+    armcii_g.slots = p;
+    armcii_g.my_slice = (char *)p + ctrl;
+    return init_slot(&armcii_g.slots[0]) == 0 ? ARMCII_OK : ARMCII_ESYS;
+}
+
+/* The leader creates the object; everybody opens it. */
+static armcii_status_t open_object(size_t total, char *name, size_t namelen)
+{
+    int err = 0;
+    if (armcii_g.node_rank == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        snprintf(name, namelen, "/armci-ofi.%d.%ld", (int)getpid(), (long)ts.tv_nsec);
+        armcii_g.heap_fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (armcii_g.heap_fd < 0 || ftruncate(armcii_g.heap_fd, (off_t)total) != 0) {
+            err = errno;
+            armcii_warn("ARMCI_Init: cannot create shared-memory object %s of %zu bytes: %s",
+                        name, total, strerror(err));
+        }
+    }
+    MPI_Bcast(&err, 1, MPI_INT, 0, armcii_g.node_comm);
+    MPI_Bcast(name, (int)namelen, MPI_CHAR, 0, armcii_g.node_comm);
+    if (err)
+        return ARMCII_ESYS;
+    if (armcii_g.node_rank != 0) {
+        armcii_g.heap_fd = shm_open(name, O_RDWR, 0600);
+        if (armcii_g.heap_fd < 0)
+            err = errno;
+    }
+    int any = err;
+    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, armcii_g.node_comm);
+    if (err)
+        armcii_warn("ARMCI_Init: cannot open shared-memory object %s: %s", name, strerror(err));
+    return any ? ARMCII_ESYS : ARMCII_OK;
+}
+
+/* Agree on one address for the mapping in every process of the node. */
+static armcii_status_t place_mapping(size_t total)
+{
+    void *held[PLACE_TRIES];
+    int nheld = 0, ok = 0;
+    for (int t = 0; t < PLACE_TRIES && !ok; t++) {
+        uintptr_t addr = 0;
+        void *mine = MAP_FAILED;
+        if (armcii_g.node_rank == 0) {
+            mine = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+                        armcii_g.heap_fd, 0);
+            addr = mine == MAP_FAILED ? 0 : (uintptr_t)mine;
+        }
+        MPI_Bcast(&addr, sizeof(addr), MPI_BYTE, 0, armcii_g.node_comm);
+        if (addr == 0) {
+            armcii_warn("ARMCI_Init: cannot map %zu bytes of node shared memory: %s", total,
+                        strerror(errno));
+            break;
+        }
+        if (armcii_g.node_rank != 0) {
+            mine = mmap((void *)addr, total, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, armcii_g.heap_fd, 0);
+            if (mine != MAP_FAILED && mine != (void *)addr) {
+                munmap(mine, total); /* kernel without MAP_FIXED_NOREPLACE placed it elsewhere */
+                mine = MAP_FAILED;
+            }
+        }
+        ok = mine != MAP_FAILED;
+        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
+        if (ok) {
+            armcii_g.heap_base = (char *)addr;
+        } else if (mine != MAP_FAILED) {
+            /* The leader keeps a failed range mapped so its next proposal differs. */
+            if (armcii_g.node_rank == 0)
+                held[nheld++] = mine;
+            else
+                munmap(mine, total);
+        }
+    }
+    for (int i = 0; i < nheld; i++)
+        munmap(held[i], total);
+    return ok ? ARMCII_OK : ARMCII_ENOMEM;
+}
+
+armcii_status_t armcii_shm_init(void)
+{
+    armcii_g.slice_len = round_up((size_t)armcii_g.env.SHM_HEAP_SIZE, HEAP_ALIGN);
+    armcii_g.heap_fd = -1;
+    armcii_status_t st;
+    if (!armcii_g.shm) {
+        st = private_heap();
+    } else {
+        size_t ctrl = round_up((size_t)armcii_g.node_size * sizeof(armcii_node_slot_t),
+                               HEAP_ALIGN);
+        size_t total = ctrl + (size_t)armcii_g.node_size * armcii_g.slice_len;
+        char name[64] = {0};
+        st = open_object(total, name, sizeof(name));
+        if (st == ARMCII_OK) {
+            st = place_mapping(total);
+            if (st != ARMCII_OK)
+                armcii_warn("ARMCI_Init: the processes of this node found no common address "
+                            "for %zu bytes of shared memory (lower ARMCI_SHM_HEAP_SIZE, "
+                            "or set ARMCI_SHM=0)",
+                            total);
+        }
+        if (st == ARMCII_OK) {
+            armcii_g.heap_len = total;
+            armcii_g.slots = (armcii_node_slot_t *)armcii_g.heap_base;
+            armcii_g.my_slice = armcii_g.heap_base + ctrl +
+                                (size_t)armcii_g.node_rank * armcii_g.slice_len;
+            if (init_slot(&armcii_g.slots[armcii_g.node_rank]) != 0)
+                st = ARMCII_ESYS;
+        }
+        MPI_Barrier(armcii_g.node_comm);
+        /* Everybody has it mapped (or gave up): the name is no longer needed. */
+        if (armcii_g.node_rank == 0 && name[0])
+            shm_unlink(name);
+    }
+    if (st != ARMCII_OK)
+        return st;
+    if (armcii_halloc_init(&armcii_g.halloc, armcii_g.slice_len, HEAP_ALIGN) != 0)
+        return ARMCII_ENOMEM;
+    return ARMCII_OK;
+}
+
+void armcii_shm_fini(void)
+{
+    armcii_halloc_fini(&armcii_g.halloc);
+    if (armcii_g.heap_base)
+        munmap(armcii_g.heap_base, armcii_g.heap_len);
+    if (armcii_g.heap_fd >= 0)
+        close(armcii_g.heap_fd);
+    armcii_g.heap_base = NULL;
+    armcii_g.heap_fd = -1;
+}
+
+armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
+                                 size_t *rounded_p)
+{
+    size_t off;
+    if (armcii_halloc_alloc(&armcii_g.halloc, len, &off) != 0) {
+        armcii_warn("%s: %zu bytes do not fit in this process's heap (%zu of %zu bytes in "
+                    "use; raise ARMCI_SHM_HEAP_SIZE)",
+                    call, len, armcii_g.halloc.used, armcii_g.halloc.capacity);
+        return ARMCII_ENOMEM;
+    }
+    size_t rounded = armcii_halloc_round(&armcii_g.halloc, len);
+    char *addr = armcii_g.my_slice + off;
+    if (armcii_g.heap_fd >= 0) {
+        off_t foff = (off_t)(addr - armcii_g.heap_base);
+        int rc = fallocate(armcii_g.heap_fd, 0, foff, (off_t)rounded);
+        if (rc != 0) {
+            int err = errno;
+            armcii_halloc_free(&armcii_g.halloc, off, rounded);
+            armcii_warn("%s: cannot back %zu bytes of node shared memory: %s (free space in "
+                        "/dev/shm?)",
+                        call, rounded, strerror(err));
+            return ARMCII_ENOMEM;
+        }
+    }
+    *addr_p = addr;
+    *off_p = off;
+    *rounded_p = rounded;
+    return ARMCII_OK;
+}
+
+void armcii_shm_free(size_t off, size_t rounded)
+{
+    char *addr = armcii_g.my_slice + off;
+    if (armcii_g.heap_fd >= 0)
+        fallocate(armcii_g.heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                  (off_t)(addr - armcii_g.heap_base), (off_t)rounded);
+    else
+        madvise(addr, rounded, MADV_DONTNEED);
+    armcii_halloc_free(&armcii_g.halloc, off, rounded);
+}
+
+void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
+                    size_t bytes)
+{
+    pthread_mutex_t *m = &armcii_g.slots[owner_node_rank].acc_lock;
+    if (pthread_mutex_lock(m) == EOWNERDEAD) {
+        armcii_warn("a process died while accumulating into node-local rank %d; its last "
+                    "accumulate may be partial",
+                    owner_node_rank);
+        pthread_mutex_consistent(m);
+    }
+    armcii_acc_apply(type, scale, src, dst, bytes);
+    pthread_mutex_unlock(m);
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Misuse must end the job with a clear message through ARMCI_Error: for each case, the
+# run must fail and its output must contain the expected words.
+here=$(cd "$(dirname "$0")" && pwd)
+prog=${top_builddir:-.}/testing/mpi/t_errors
+run="$here/run-mpi.sh"
+pass=0
+fail=0
+
+expect() { # expect CASE "expected text" [ENV...]
+    c=$1
+    want=$2
+    shift 2
+    log=$(mktemp)
+    if TEST_TIMEOUT=60 env "$@" "$run" 2 "$prog" "$c" >"$log" 2>&1; then
+        status="ran to completion"
+    elif ! grep -q "armci: rank [0-9]*: " "$log"; then
+        status="no armci error line"
+    elif ! grep -qF -- "$want" "$log"; then
+        status="message lacks '$want'"
+    else
+        status=ok
+    fi
+    if [ "$status" = ok ]; then
+        echo "PASS: errors/$c $*"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: errors/$c $* ($status)"
+        sed 's/^/    /' "$log" | tail -15
+        fail=$((fail + 1))
+    fi
+    rm -f "$log"
+}
+
+for shm in 1 0; do
+    expect null_buffer "ARMCI_Put: local buffer is NULL with 8 bytes" ARMCI_SHM=$shm
+    expect rank_negative "ARMCI_Get: process -1 is out of range (0..1)" ARMCI_SHM=$shm
+    expect rank_too_big "ARMCI_Get: process 2 is out of range (0..1)" ARMCI_SHM=$shm
+    expect outside "outside every ARMCI allocation of that process" ARMCI_SHM=$shm
+    expect past_end "ARMCI_Get: remote address" ARMCI_SHM=$shm
+    expect negative_size "ARMCI_Put: size is negative (-5)" ARMCI_SHM=$shm
+    expect acc_bad_type "ARMCI_Acc: datatype 17 is not an ARMCI_ACC_* type" ARMCI_SHM=$shm
+    expect wait_uninit "ARMCI_Wait: handle" ARMCI_SHM=$shm
+    expect wait_twice "was already completed by an earlier ARMCI_Wait" ARMCI_SHM=$shm
+done
+expect before_init "ARMCI_Put: called before ARMCI_Init"
+expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
+expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many
+echo "errors: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

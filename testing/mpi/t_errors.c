@@ -1,0 +1,55 @@
+/* Misuse, one case per run (named by the first argument). Each case must end the job
+ * through ARMCI_Error with a message naming the call and the bad value; errors.sh checks
+ * the exit status and the message. Reaching the end of a case is a failure. */
+#include <string.h>
+
+#include "tester.h"
+
+int main(int argc, char **argv)
+{
+    const char *c = argc > 1 ? argv[1] : "";
+    long buf[4] = {0};
+    MPI_Init(&argc, &argv);
+    if (strcmp(c, "before_init") == 0)
+        ARMCI_Put(buf, buf, 8, 0);
+    ARMCI_Init();
+    MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
+    MPI_Comm_size(MPI_COMM_WORLD, &t_np);
+    void **base = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(base, 64);
+    int peer = (t_me + 1) % t_np;
+    ARMCI_Barrier();
+    if (t_me == 0) {
+        armci_hdl_t h;
+        if (strcmp(c, "null_buffer") == 0)
+            ARMCI_Put(NULL, base[peer], 8, peer);
+        else if (strcmp(c, "rank_negative") == 0)
+            ARMCI_Get(base[peer], buf, 8, -1);
+        else if (strcmp(c, "rank_too_big") == 0)
+            ARMCI_Get(base[peer], buf, 8, t_np);
+        else if (strcmp(c, "outside") == 0)
+            ARMCI_Get(buf, buf + 1, 8, peer);
+        else if (strcmp(c, "past_end") == 0)
+            ARMCI_Get((char *)base[peer] + 60, buf, 8, peer);
+        else if (strcmp(c, "negative_size") == 0)
+            ARMCI_Put(buf, base[peer], -5, peer);
+        else if (strcmp(c, "acc_bad_type") == 0)
+            ARMCI_Acc(17, buf, buf, base[peer], 8, peer);
+        else if (strcmp(c, "wait_uninit") == 0) {
+            memset(&h, 0, sizeof(h));
+            ARMCI_Wait(&h);
+        } else if (strcmp(c, "wait_twice") == 0) {
+            ARMCI_NbGet(base[peer], buf, 8, peer, &h);
+            ARMCI_Wait(&h);
+            ARMCI_Wait(&h);
+        } else if (strcmp(c, "after_finalize") == 0) {
+            ARMCI_Finalize();
+            ARMCI_Get(buf, buf, 8, 0);
+        }
+        fprintf(stderr, "t_errors: case '%s' was not rejected\n", c);
+        MPI_Abort(MPI_COMM_WORLD, 99);
+    }
+    /* The others wait to be taken down by rank 0's abort. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 1;
+}

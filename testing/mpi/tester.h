@@ -1,0 +1,48 @@
+/* A minimal harness for the SPMD test programs: count failed checks on every rank,
+ * report them with rank and line, and agree on the outcome at the end. */
+#ifndef TESTER_H
+#define TESTER_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <armci.h>
+#include <armcix.h>
+
+static int t_me, t_np, t_checks, t_failed;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        t_checks++;                                                                                \
+        if (!(cond)) {                                                                             \
+            if (t_failed < 20) {                                                                   \
+                fprintf(stderr, "rank %d: %s:%d: check failed: ", t_me, __FILE__, __LINE__);     \
+                fprintf(stderr, __VA_ARGS__);                                                      \
+                fprintf(stderr, "\n");                                                             \
+            }                                                                                      \
+            t_failed++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* MPI is initialised by the test, so ARMCI must leave it alone at finalize. */
+static inline void t_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    ARMCI_Init();
+    MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
+    MPI_Comm_size(MPI_COMM_WORLD, &t_np);
+}
+
+/* Agree on the result; rank 0 prints one line; returns the exit code. */
+static inline int t_finish(const char *name)
+{
+    int counts[2] = {t_checks, t_failed}, sums[2];
+    MPI_Allreduce(counts, sums, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (t_me == 0)
+        printf("%s: %d processes, %d checks, %d failed\n", name, t_np, sums[0], sums[1]);
+    ARMCI_Finalize();
+    MPI_Finalize();
+    return sums[1] == 0 && sums[0] > 0 ? 0 : 1;
+}
+
+#endif

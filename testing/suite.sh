@@ -1,0 +1,50 @@
+#!/bin/sh
+# The MPI test programs under every configuration that takes a different path through
+# the runtime: shared memory on; shared memory off over libfabric's tcp, shm and
+# sockets providers; the buffered protocol; software and native accumulates.
+# Prints one PASS:/FAIL: line per run; exits non-zero if any run failed.
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${top_builddir:-.}/testing/mpi
+run="$here/run-mpi.sh"
+pass=0
+fail=0
+
+one() { # one NAME NPROCS ENV... -- PROGRAM
+    name=$1
+    np=$2
+    shift 2
+    log=$(mktemp)
+    if env "$@" "$run" "$np" $prog >"$log" 2>&1; then
+        echo "PASS: $name"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name"
+        sed 's/^/    /' "$log" | tail -25
+        fail=$((fail + 1))
+    fi
+    rm -f "$log"
+}
+
+for t in t_contig t_acc t_handles t_memory t_progress; do
+    prog="$bin/$t"
+    one "$t np=2 shm" 2 ARMCI_SHM=1
+    one "$t np=3 shm" 3 ARMCI_SHM=1
+    one "$t np=4 shm" 4 ARMCI_SHM=1
+    one "$t np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
+    one "$t np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp
+    one "$t np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
+    one "$t np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
+    case $t in
+    t_contig | t_acc | t_handles)
+        one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
+        ;;
+    esac
+    case $t in
+    t_acc | t_contig)
+        one "$t np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0
+        one "$t np=2 fabric shm-provider native-acc" 2 ARMCI_SHM=0 FI_PROVIDER=shm ARMCI_ACC_NATIVE=1
+        ;;
+    esac
+done
+echo "suite: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
