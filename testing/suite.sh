@@ -42,7 +42,7 @@ for t in t_contig t_acc t_handles t_memory t_progress; do
     case $t in
     t_acc | t_contig)
         one "$t np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0
-        one "$t np=2 fabric shm-provider native-acc" 2 ARMCI_SHM=0 FI_PROVIDER=shm ARMCI_ACC_NATIVE=1
+        one "$t np=3 fabric tcp native-acc" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
         ;;
     esac
 done

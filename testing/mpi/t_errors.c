@@ -19,6 +19,8 @@ int main(int argc, char **argv)
     ARMCI_Malloc(base, 64);
     int peer = (t_me + 1) % t_np;
     ARMCI_Barrier();
+    if (strcmp(c, "after_finalize") == 0)
+        ARMCI_Finalize(); /* collective: everybody, then rank 0 misuses it */
     if (t_me == 0) {
         armci_hdl_t h;
         if (strcmp(c, "null_buffer") == 0)
@@ -43,7 +45,6 @@ int main(int argc, char **argv)
             ARMCI_Wait(&h);
             ARMCI_Wait(&h);
         } else if (strcmp(c, "after_finalize") == 0) {
-            ARMCI_Finalize();
             ARMCI_Get(buf, buf, 8, 0);
         }
         fprintf(stderr, "t_errors: case '%s' was not rejected\n", c);

@@ -1,0 +1,46 @@
+#!/bin/sh
+# armci-ofi quick start on Debian 12:
+#   ./quickstart.sh demo    install what is missing, build, run the 4-process demo on both paths
+#   ./quickstart.sh check   install what is missing, build, run every test (make check)
+set -eu
+cd "$(dirname "$0")"
+what=${1:-demo}
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+pkgs="build-essential autoconf automake libtool pkg-config libfabric-dev libfabric-bin
+      libopenmpi-dev openmpi-bin libhwloc-dev libcunit1-dev libarmci-mpi-dev"
+missing=
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "== installing:$missing"
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+echo "== building"
+[ -x configure ] || ./autogen.sh >/dev/null
+[ -f Makefile ] || ./configure --enable-werror >/dev/null
+make -j2 >/dev/null
+
+case $what in
+demo)
+    echo "== demo, same node (shared memory)"
+    ARMCI_SHM=1 testing/run-mpi.sh 4 testing/demo/demo
+    echo "== demo, fabric path (libfabric tcp, shared memory off)"
+    ARMCI_SHM=0 FI_PROVIDER=tcp testing/run-mpi.sh 4 testing/demo/demo
+    ;;
+check)
+    status=0
+    make check >/dev/null 2>&1 || status=$?
+    testing/summary.sh
+    exit $status
+    ;;
+*)
+    echo "usage: $0 demo|check" >&2
+    exit 2
+    ;;
+esac

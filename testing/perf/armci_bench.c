@@ -1,0 +1,261 @@
+/*
+ * OSU-style ARMCI benchmark: latency (8 B - 1 KiB) of Get, Put, Acc and NbGet+Wait,
+ * bandwidth (1 KiB - 4 MiB) of Get and Put, and the overlap of a 256 KiB NbGet with
+ * computation. Process 0 measures against process 1; the others wait in a barrier.
+ * Values are medians over batches. Built twice: against armci-ofi and (with
+ * -DBENCH_ARMCI_MPI) against ARMCI-MPI, so the two run side by side on the same input.
+ * A third mode, --raw-shm, copies through an MPI shared-memory window: the floor of
+ * any same-node path.
+ *
+ *   armci_bench [--csv FILE] [--raw-shm]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <armci.h>
+#ifndef BENCH_ARMCI_MPI
+#include <armcix.h>
+#define IMPL "armci-ofi"
+#else
+#define IMPL "armci-mpi"
+#endif
+
+#define BATCHES 15
+
+static FILE *csv;
+static char path_name[64];
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return v[n / 2];
+}
+
+static void emit(const char *op, size_t bytes, double value, const char *unit)
+{
+    printf("%-10s %10zu %12.3f %s\n", op, bytes, value, unit);
+    if (csv)
+        fprintf(csv, "%s,%s,%s,%zu,%.6f,%s\n", IMPL, path_name, op, bytes, value, unit);
+}
+
+enum { OP_GET, OP_PUT, OP_ACC, OP_NBGET };
+
+/* Median time of one operation, in microseconds. */
+static double latency(int op, void *remote, char *local, size_t n, int iters)
+{
+    double t[BATCHES], one = 1.0;
+    armci_hdl_t h;
+    for (int b = -1; b < BATCHES; b++) { /* batch -1 warms up */
+        double t0 = now();
+        for (int i = 0; i < iters; i++) {
+            switch (op) {
+            case OP_GET: ARMCI_Get(remote, local, (int)n, 1); break;
+            case OP_PUT: ARMCI_Put(local, remote, (int)n, 1); break;
+            case OP_ACC: ARMCI_Acc(ARMCI_ACC_DBL, &one, local, remote, (int)n, 1); break;
+            default:
+                ARMCI_INIT_HANDLE(&h);
+                ARMCI_NbGet(remote, local, (int)n, 1, &h);
+                ARMCI_Wait(&h);
+            }
+        }
+        if (op == OP_PUT || op == OP_ACC)
+            ARMCI_Fence(1);
+        if (b >= 0)
+            t[b] = (now() - t0) / iters * 1e6;
+    }
+    return median(t, BATCHES);
+}
+
+/* Median bandwidth in MB/s of a window of 16 nonblocking operations. */
+static double bandwidth(int op, void *remote, char *local, size_t n)
+{
+    const int window = 16;
+    double t[BATCHES];
+    for (int b = -1; b < BATCHES; b++) {
+        double t0 = now();
+        for (int i = 0; i < window; i++) {
+            if (op == OP_GET)
+                ARMCI_NbGet(remote, local, (int)n, 1, NULL);
+            else
+                ARMCI_NbPut(local, remote, (int)n, 1, NULL);
+        }
+        ARMCI_WaitAll();
+        if (op == OP_PUT)
+            ARMCI_Fence(1);
+        if (b >= 0)
+            t[b] = (double)n * window / (now() - t0) / 1e6;
+    }
+    return median(t, BATCHES);
+}
+
+static volatile double sink;
+static void compute(double seconds)
+{
+    double t0 = now(), x = 0;
+    while (now() - t0 < seconds)
+        for (int i = 0; i < 1000; i++)
+            x += i * 1e-9;
+    sink = x;
+}
+
+/* Share of a 256 KiB NbGet hidden behind computation of the same length. */
+static double overlap(void *remote, char *local)
+{
+    const size_t n = 256 * 1024;
+    double comm[BATCHES], ov[BATCHES];
+    armci_hdl_t h;
+    for (int b = 0; b < BATCHES; b++) {
+        double t0 = now();
+        ARMCI_NbGet(remote, local, (int)n, 1, &h);
+        ARMCI_Wait(&h);
+        comm[b] = now() - t0;
+    }
+    double tc = median(comm, BATCHES);
+    for (int b = 0; b < BATCHES; b++) {
+        double t0 = now();
+        ARMCI_NbGet(remote, local, (int)n, 1, &h);
+        compute(tc);
+        ARMCI_Wait(&h);
+        double total = now() - t0;
+        double hidden = (tc + tc - total) / tc;
+        ov[b] = hidden < 0 ? 0 : hidden > 1 ? 1 : hidden;
+    }
+    return median(ov, BATCHES) * 100.0;
+}
+
+static void run_armci(void)
+{
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int np;
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    const size_t max = 4 << 20;
+    void **base = malloc((size_t)np * sizeof(void *));
+    ARMCI_Malloc(base, (armci_size_t)max);
+    char *local = ARMCI_Malloc_local((armci_size_t)max);
+    memset(local, 1, max);
+    memset(base[me], 0, max);
+#ifndef BENCH_ARMCI_MPI
+    snprintf(path_name, sizeof(path_name), "%s",
+             ARMCIX_Path_of(1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
+#else
+    snprintf(path_name, sizeof(path_name), "mpi-rma");
+#endif
+    ARMCI_Barrier();
+    if (me == 0) {
+        printf("# %s, path %s, %d processes (process 0 -> 1), medians of %d batches\n", IMPL,
+               path_name, np, BATCHES);
+        printf("%-10s %10s %12s\n", "operation", "bytes", "value");
+        int fabric = strcmp(path_name, "shm") != 0 && strcmp(path_name, "mpi-rma") != 0;
+        int iters = fabric ? 200 : 2000;
+        static const char *names[] = {"get", "put", "acc", "nbget"};
+        for (int op = OP_GET; op <= OP_NBGET; op++)
+            for (size_t n = 8; n <= 1024; n *= 4)
+                emit(names[op], n, latency(op, base[1], local, n, iters), "us");
+        for (size_t n = 1024; n <= max; n *= 4) {
+            emit("get_bw", n, bandwidth(OP_GET, base[1], local, n), "MB/s");
+            emit("put_bw", n, bandwidth(OP_PUT, base[1], local, n), "MB/s");
+        }
+        emit("overlap", 256 * 1024, overlap(base[1], local), "%");
+    }
+    ARMCI_Barrier();
+    ARMCI_Free_local(local);
+    ARMCI_Free(base[me]);
+    free(base);
+}
+
+/* The floor of a same-node path: memcpy out of a peer's shared-memory segment. */
+static void run_raw_shm(void)
+{
+    int me;
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &me);
+    const size_t max = 4 << 20;
+    char *mine, *peer;
+    MPI_Win win;
+    MPI_Win_allocate_shared((MPI_Aint)max, 1, MPI_INFO_NULL, node, &mine, &win);
+    MPI_Aint sz;
+    int du;
+    MPI_Win_shared_query(win, 1, &sz, &du, &peer);
+    memset(mine, 2, max);
+    char *local = malloc(max);
+    snprintf(path_name, sizeof(path_name), "raw-shm");
+    MPI_Barrier(node);
+    if (me == 0) {
+        printf("# raw shared-memory copy (memcpy from the peer's segment), medians\n");
+        printf("%-10s %10s %12s\n", "operation", "bytes", "value");
+        for (size_t n = 8; n <= 1024; n *= 4) {
+            double t[BATCHES];
+            for (int b = 0; b < BATCHES; b++) {
+                double t0 = now();
+                for (int i = 0; i < 10000; i++) {
+                    memcpy(local, peer, n);
+                    __asm__ volatile("" ::: "memory");
+                }
+                t[b] = (now() - t0) / 10000 * 1e6;
+            }
+            emit("copy", n, median(t, BATCHES), "us");
+        }
+        for (size_t n = 1024; n <= max; n *= 4) {
+            double t[BATCHES];
+            for (int b = 0; b < BATCHES; b++) {
+                double t0 = now();
+                for (int i = 0; i < 16; i++) {
+                    memcpy(local, peer, n);
+                    __asm__ volatile("" ::: "memory");
+                }
+                t[b] = (double)n * 16 / (now() - t0) / 1e6;
+            }
+            emit("copy_bw", n, median(t, BATCHES), "MB/s");
+        }
+    }
+    MPI_Barrier(node);
+    free(local);
+    MPI_Win_free(&win);
+    MPI_Comm_free(&node);
+}
+
+int main(int argc, char **argv)
+{
+    int raw_shm = 0;
+    MPI_Init(&argc, &argv);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+            csv = fopen(argv[++i], "a");
+        else if (strcmp(argv[i], "--raw-shm") == 0)
+            raw_shm = 1;
+    }
+    int np;
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np < 2) {
+        fprintf(stderr, "armci_bench: run with at least 2 processes\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (raw_shm) {
+        run_raw_shm();
+    } else {
+        ARMCI_Init();
+        run_armci();
+        ARMCI_Finalize();
+    }
+    if (csv)
+        fclose(csv);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Side-by-side benchmark on 2 processes: armci-ofi on node shared memory and on
+# libfabric (tcp, shared memory off), ARMCI-MPI (default and over TCP), and the raw
+# shared-memory floor. Tables to stdout; BENCH_CSV=file also collects CSV rows.
+here=$(cd "$(dirname "$0")" && pwd)
+run="$here/../run-mpi.sh"
+b=${top_builddir:-.}/testing/perf
+csv=${BENCH_CSV:+--csv $BENCH_CSV}
+export TEST_TIMEOUT=600
+echo "== armci-ofi, same node (shared memory)"
+ARMCI_SHM=1 "$run" 2 "$b/armci_bench" $csv
+echo "== armci-ofi, fabric path (FI_PROVIDER=tcp, ARMCI_SHM=0)"
+ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" $csv
+echo "== raw shared-memory copy"
+"$run" 2 "$b/armci_bench" --raw-shm $csv
+if [ -x "$b/armci_bench_mpi" ]; then
+    echo "== ARMCI-MPI, default (Open MPI osc)"
+    "$run" 2 "$b/armci_bench_mpi" $csv
+    echo "== ARMCI-MPI over TCP (OMPI_MCA_osc=pt2pt, btl self,tcp)"
+    OMPI_MCA_osc=pt2pt "$run" 2 --mca btl self,tcp "$b/armci_bench_mpi" $csv
+fi

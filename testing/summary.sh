@@ -1,0 +1,24 @@
+#!/bin/sh
+# After `make check`: list failures with their logs, then one closing line counting every
+# individual case (unit tests, MPI runs, misuse cases).
+cd "${top_builddir:-$(dirname "$0")/..}"
+logs="testing/unit/test_core.log testing/suite.log testing/errors.log"
+pass=0
+fail=0
+for l in $logs; do
+    if [ ! -f "$l" ]; then
+        echo "FAIL: $l missing (the test did not run)"
+        fail=$((fail + 1))
+        continue
+    fi
+    p=$(grep -c '^PASS: ' "$l")
+    f=$(grep -c '^FAIL: ' "$l")
+    pass=$((pass + p))
+    fail=$((fail + f))
+    if [ "$f" -gt 0 ]; then
+        echo "---- failures in $l:"
+        grep -A12 '^FAIL: ' "$l"
+    fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,352 @@
+/*
+ * Unit tests of the pure parts of the core: environment table, heap allocator, region
+ * table, request pool and handle encoding, protocol selector, and the header ABI.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "../../src/core/env.h"
+#include "../../src/core/halloc.h"
+#include "../../src/core/region.h"
+#include "../../src/core/req.h"
+#include "../../src/core/select.h"
+
+/* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
+
+static void test_abi(void)
+{
+    CU_ASSERT_EQUAL(sizeof(armci_hdl_t), 8);
+    CU_ASSERT_EQUAL(sizeof(ARMCI_Group), 40);
+    CU_ASSERT_EQUAL(offsetof(ARMCI_Group, comm), 0);
+    CU_ASSERT_EQUAL(offsetof(ARMCI_Group, rank), 32);
+    CU_ASSERT_EQUAL(offsetof(ARMCI_Group, size), 36);
+    CU_ASSERT_EQUAL(offsetof(armci_giov_t, src_ptr_array), 0);
+    CU_ASSERT_EQUAL(offsetof(armci_giov_t, dst_ptr_array), 8);
+    CU_ASSERT_EQUAL(offsetof(armci_giov_t, bytes), 16);
+    CU_ASSERT_EQUAL(offsetof(armci_giov_t, ptr_array_len), 20);
+    CU_ASSERT_EQUAL(sizeof(armci_size_t), sizeof(long));
+    CU_ASSERT_EQUAL(ARMCI_ACC_INT, 0);
+    CU_ASSERT_EQUAL(ARMCI_ACC_LNG, 1);
+    CU_ASSERT_EQUAL(ARMCI_ACC_FLT, 2);
+    CU_ASSERT_EQUAL(ARMCI_ACC_DBL, 3);
+    CU_ASSERT_EQUAL(ARMCI_ACC_CPL, 4);
+    CU_ASSERT_EQUAL(ARMCI_ACC_DCP, 5);
+    CU_ASSERT_EQUAL(ARMCI_FETCH_AND_ADD, 0);
+    CU_ASSERT_EQUAL(ARMCI_FETCH_AND_ADD_LONG, 1);
+    CU_ASSERT_EQUAL(ARMCI_SWAP, 2);
+    CU_ASSERT_EQUAL(ARMCI_SWAP_LONG, 3);
+    CU_ASSERT_EQUAL(SCOPE_ALL, 0);
+    CU_ASSERT_EQUAL(SCOPE_NODE, 1);
+    CU_ASSERT_EQUAL(SCOPE_MASTERS, 2);
+    CU_ASSERT_EQUAL(ARMCI_DOUBLE, 4);
+    CU_ASSERT_EQUAL(ARMCI_MAX_STRIDE_LEVEL, 8);
+}
+
+/* ---- environment table ---- */
+
+static const char *fake_env[][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+static const char *fake_lookup(const char *name)
+{
+    for (int i = 0; fake_env[i][0]; i++)
+        if (strcmp(fake_env[i][0], name) == 0)
+            return fake_env[i][1];
+    return NULL;
+}
+
+static void test_env_parsers(void)
+{
+    long v;
+    CU_ASSERT(armcii_env_parse_size("64K", &v) == 0 && v == 65536);
+    CU_ASSERT(armcii_env_parse_size("3M", &v) == 0 && v == 3L << 20);
+    CU_ASSERT(armcii_env_parse_size("2GiB", &v) == 0 && v == 2L << 30);
+    CU_ASSERT(armcii_env_parse_size("17", &v) == 0 && v == 17);
+    CU_ASSERT(armcii_env_parse_size("-1", &v) == 0 && v == -1);
+    CU_ASSERT(armcii_env_parse_size("12Q", &v) == -1);
+    CU_ASSERT(armcii_env_parse_size("", &v) == -1);
+    CU_ASSERT(armcii_env_parse_size("99999999999G", &v) == -1);
+    CU_ASSERT(armcii_env_parse_bool("yes", &v) == 0 && v == 1);
+    CU_ASSERT(armcii_env_parse_bool("OFF", &v) == 0 && v == 0);
+    CU_ASSERT(armcii_env_parse_bool("maybe", &v) == -1);
+    CU_ASSERT(armcii_env_parse_auto("auto", &v) == 0 && v == -1);
+    CU_ASSERT(armcii_env_parse_auto("1", &v) == 0 && v == 1);
+    CU_ASSERT(armcii_env_parse_int("12x", &v) == -1);
+}
+
+static void test_env_load(void)
+{
+    armcii_env_t env;
+    char err[256];
+    fake_env[0][0] = NULL;
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), 0);
+    CU_ASSERT_EQUAL(env.SHM, 1);
+    CU_ASSERT_EQUAL(env.MAX_REQUESTS, 4096);
+    CU_ASSERT_EQUAL(env.BOUNCE_SIZE, 65536);
+    CU_ASSERT_EQUAL(env.PROGRESS_THREAD, -1);
+
+    fake_env[0][0] = "ARMCI_SHM";
+    fake_env[0][1] = "off";
+    fake_env[1][0] = "ARMCI_BOUNCE_SIZE";
+    fake_env[1][1] = "1M";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), 0);
+    CU_ASSERT_EQUAL(env.SHM, 0);
+    CU_ASSERT_EQUAL(env.BOUNCE_SIZE, 1 << 20);
+
+    fake_env[1][0] = "ARMCI_MAX_REQUESTS";
+    fake_env[1][1] = "0"; /* out of range */
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "ARMCI_MAX_REQUESTS=\"0\""));
+    fake_env[1][1] = "lots";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "lots"));
+    fake_env[0][0] = fake_env[1][0] = NULL;
+
+    /* every row has a name with the prefix, a default that parses, and help text */
+    for (int i = 0; i < armcii_env_nrows; i++) {
+        CU_ASSERT_EQUAL(strncmp(armcii_env_rows[i].name, "ARMCI_", 6), 0);
+        CU_ASSERT(strlen(armcii_env_rows[i].help) > 10);
+    }
+}
+
+/* ---- heap allocator ---- */
+
+static void test_halloc(void)
+{
+    armcii_halloc_t h;
+    size_t a, b, c, d;
+    CU_ASSERT_EQUAL(armcii_halloc_init(&h, 1 << 20, 4096), 0);
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 1, &a), 0);
+    CU_ASSERT_EQUAL(a, 0);
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 5000, &b), 0);
+    CU_ASSERT_EQUAL(b, 4096);
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 4096, &c), 0);
+    CU_ASSERT_EQUAL(c, 4096 * 3);
+    CU_ASSERT_EQUAL(h.used, 4096 * 4);
+    /* free the middle one, then its neighbours: spans merge back into one */
+    CU_ASSERT_EQUAL(armcii_halloc_free(&h, b, 5000), 0);
+    CU_ASSERT_EQUAL(armcii_halloc_free(&h, b, 5000), -1); /* double free detected */
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 8192, &d), 0);
+    CU_ASSERT_EQUAL(d, b); /* first fit reuses the hole */
+    CU_ASSERT_EQUAL(armcii_halloc_free(&h, d, 8192), 0);
+    CU_ASSERT_EQUAL(armcii_halloc_free(&h, a, 1), 0);
+    CU_ASSERT_EQUAL(armcii_halloc_free(&h, c, 4096), 0);
+    CU_ASSERT_EQUAL(h.nfree, 1);
+    CU_ASSERT_EQUAL(h.free[0].len, (size_t)1 << 20);
+    CU_ASSERT_EQUAL(h.used, 0);
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, (1 << 20) + 1, &a), -1); /* too large */
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 0, &a), -1);
+    armcii_halloc_fini(&h);
+}
+
+static void test_halloc_fragmentation(void)
+{
+    armcii_halloc_t h;
+    size_t off[64];
+    armcii_halloc_init(&h, 64 * 4096, 4096);
+    for (int i = 0; i < 64; i++)
+        CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 4096, &off[i]), 0);
+    size_t x;
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 4096, &x), -1); /* full */
+    for (int i = 0; i < 64; i += 2)
+        armcii_halloc_free(&h, off[i], 4096);
+    CU_ASSERT_EQUAL(h.nfree, 32);
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 8192, &x), -1); /* no two adjacent free pages */
+    for (int i = 1; i < 64; i += 2)
+        armcii_halloc_free(&h, off[i], 4096);
+    CU_ASSERT_EQUAL(h.nfree, 1);
+    CU_ASSERT_EQUAL(armcii_halloc_alloc(&h, 64 * 4096, &x), 0);
+    armcii_halloc_fini(&h);
+}
+
+/* ---- region table ---- */
+
+static void test_region(void)
+{
+    armcii_region_table_t t;
+    CU_ASSERT_EQUAL(armcii_region_table_init(&t, 3), 0);
+    armcii_seg_t s1 = {.base = 0x10000, .size = 0x1000, .rkey = 7};
+    armcii_seg_t s2 = {.base = 0x30000, .size = 0x100, .rkey = 8};
+    armcii_seg_t s3 = {.base = 0x20000, .size = 0x8000, .rkey = 9};
+    CU_ASSERT_EQUAL(armcii_region_insert(&t, 1, &s1), 0);
+    CU_ASSERT_EQUAL(armcii_region_insert(&t, 1, &s2), 0);
+    CU_ASSERT_EQUAL(armcii_region_insert(&t, 1, &s3), 0);
+    armcii_seg_t bad = {.base = 0x10800, .size = 0x1000};
+    CU_ASSERT_EQUAL(armcii_region_insert(&t, 1, &bad), -1); /* overlaps s1 */
+    CU_ASSERT_EQUAL(armcii_region_insert(&t, 3, &s1), -1);  /* no such rank */
+
+    const armcii_seg_t *f = armcii_region_find(&t, 1, 0x10000, 0x1000);
+    CU_ASSERT(f && f->rkey == 7);
+    f = armcii_region_find(&t, 1, 0x27ff8, 8);
+    CU_ASSERT(f && f->rkey == 9);
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0x27ff8, 9)); /* runs past the end */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0xffff, 1));  /* before the first */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0x11000, 1)); /* in the gap */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 0, 0x10000, 1)); /* another rank's */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, UINTPTR_MAX - 4, 16)); /* wraps */
+    CU_ASSERT_PTR_NOT_NULL(armcii_region_find(&t, 1, 0x30000, 0));
+
+    CU_ASSERT_EQUAL(armcii_region_remove(&t, 1, 0x20000), 0);
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0x20000, 1));
+    CU_ASSERT_EQUAL(armcii_region_remove(&t, 1, 0x20000), -1);
+    CU_ASSERT_PTR_NOT_NULL(armcii_region_find(&t, 1, 0x300ff, 1));
+
+    /* many segments stay sorted and searchable */
+    for (uintptr_t i = 0; i < 1000; i++) {
+        armcii_seg_t s = {.base = 0x100000 + (999 - i) * 0x100, .size = 0x80, .rkey = i};
+        CU_ASSERT_EQUAL(armcii_region_insert(&t, 2, &s), 0);
+    }
+    for (uintptr_t i = 0; i < 1000; i++) {
+        f = armcii_region_find(&t, 2, 0x100000 + i * 0x100 + 0x10, 0x10);
+        CU_ASSERT(f && f->rkey == 999 - i);
+        CU_ASSERT_PTR_NULL(armcii_region_find(&t, 2, 0x100000 + i * 0x100 + 0x80, 1));
+    }
+    armcii_region_table_fini(&t);
+}
+
+/* ---- request pool and handles ---- */
+
+static void test_pool(void)
+{
+    armcii_pool_t p;
+    CU_ASSERT_EQUAL(armcii_pool_init(&p, 3), 0);
+    armcii_req_t *a = armcii_pool_take(&p), *b = armcii_pool_take(&p), *c = armcii_pool_take(&p);
+    CU_ASSERT(a && b && c);
+    CU_ASSERT_PTR_NULL(armcii_pool_take(&p)); /* exhausted */
+    CU_ASSERT_PTR_EQUAL(p.oldest, a);
+    CU_ASSERT_PTR_EQUAL(p.newest, c);
+    uint32_t bgen = b->gen;
+    armcii_pool_release(&p, b);
+    CU_ASSERT_EQUAL(p.nactive, 2);
+    CU_ASSERT_PTR_EQUAL(a->newer, c); /* unlinked from the middle */
+    CU_ASSERT_NOT_EQUAL(b->gen, bgen);
+    armcii_req_t *d = armcii_pool_take(&p);
+    CU_ASSERT_PTR_EQUAL(d, b); /* the slot comes back with a new generation */
+    CU_ASSERT_PTR_EQUAL(p.newest, d);
+    armcii_pool_release(&p, a);
+    CU_ASSERT_PTR_EQUAL(p.oldest, c);
+    armcii_pool_fini(&p);
+}
+
+static void test_handles(void)
+{
+    armcii_pool_t p;
+    armcii_pool_init(&p, 4);
+    armci_hdl_t h;
+    armcii_req_t *r = NULL;
+
+    memset(&h, 0, sizeof(h));
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_BAD); /* never initialised */
+    memset(&h, 0x5a, sizeof(h));
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_BAD);
+
+    armcii_hdl_set(&h, ARMCII_HDL_SLOT_IDLE, 0, 0);
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_IDLE);
+    CU_ASSERT_FALSE(armcii_hdl_is_aggregate(&h));
+    armcii_hdl_set(&h, ARMCII_HDL_SLOT_IDLE, 0, 1);
+    CU_ASSERT_TRUE(armcii_hdl_is_aggregate(&h));
+
+    armcii_req_t *q = armcii_pool_take(&p);
+    armcii_hdl_set(&h, q->index, q->gen, 0);
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_ACTIVE);
+    CU_ASSERT_PTR_EQUAL(r, q);
+    q->implicit = 1; /* an implicit request is never reachable through a handle */
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_BAD);
+    q->implicit = 0;
+
+    armcii_pool_release(&p, q); /* completed: the handle now reads as done */
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_DONE);
+    armcii_req_t *q2 = armcii_pool_take(&p); /* slot reused by another request */
+    CU_ASSERT_PTR_EQUAL(q2, q);
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_DONE);
+
+    armci_hdl_t future = h; /* a generation the slot never had */
+    armcii_hdl_set(&future, q->index, q->gen + 5, 0);
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &future, &r), ARMCII_HDL_BAD);
+    armci_hdl_t out = h;
+    out.slot = 4; /* beyond the pool */
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &out, &r), ARMCII_HDL_BAD);
+
+    armcii_hdl_set(&h, ARMCII_HDL_SLOT_WAITED, 0, 0);
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_WAITED);
+    armcii_hdl_set(&h, ARMCII_HDL_SLOT_TESTED, 0, 0);
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_TESTED);
+    armcii_hdl_set(&h, ARMCII_HDL_SLOT_DONE, 0, 0);
+    CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_DONE);
+    armcii_pool_fini(&p);
+}
+
+/* ---- protocol selector, against synthetic providers ---- */
+
+static void test_select(void)
+{
+    /* tcp-like: inject 64, no local registration, native atomics */
+    armcii_sel_limits_t tcp = {.inject_max = 64, .buffered_max = 0, .bounce_size = 65536,
+                               .mr_local = 0, .acc_hw = 1};
+    CU_ASSERT_EQUAL(armcii_select_put(&tcp, ARMCII_PATH_SHM, 8, 0), ARMCII_PROTO_LOCAL);
+    CU_ASSERT_EQUAL(armcii_select_put(&tcp, ARMCII_PATH_SELF, 1 << 20, 0), ARMCII_PROTO_LOCAL);
+    CU_ASSERT_EQUAL(armcii_select_put(&tcp, ARMCII_PATH_FABRIC, 64, 0), ARMCII_PROTO_INJECT);
+    CU_ASSERT_EQUAL(armcii_select_put(&tcp, ARMCII_PATH_FABRIC, 65, 0), ARMCII_PROTO_DIRECT);
+    CU_ASSERT_EQUAL(armcii_select_get(&tcp, ARMCII_PATH_FABRIC, 8, 0), ARMCII_PROTO_DIRECT);
+    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_FABRIC, 1), ARMCII_PROTO_ACC_HW);
+    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_FABRIC, 0), ARMCII_PROTO_ACC_SW);
+    /* with native atomics in use, even accumulates to oneself use them (atomicity) */
+    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SELF, 1), ARMCII_PROTO_ACC_HW);
+    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SELF, 0), ARMCII_PROTO_LOCAL);
+    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SHM, 1), ARMCII_PROTO_LOCAL);
+
+    /* verbs-like: local registration required, no inject */
+    armcii_sel_limits_t verbs = {.inject_max = 0, .buffered_max = 0, .bounce_size = 65536,
+                                 .mr_local = 1, .acc_hw = 0};
+    CU_ASSERT_EQUAL(armcii_select_put(&verbs, ARMCII_PATH_FABRIC, 8, 0), ARMCII_PROTO_BUFFERED);
+    CU_ASSERT_EQUAL(armcii_select_put(&verbs, ARMCII_PATH_FABRIC, 8, 1), ARMCII_PROTO_DIRECT);
+    CU_ASSERT_EQUAL(armcii_select_get(&verbs, ARMCII_PATH_FABRIC, 1 << 20, 0),
+                    ARMCII_PROTO_BUFFERED);
+    CU_ASSERT_EQUAL(armcii_select_acc(&verbs, ARMCII_PATH_FABRIC, 1), ARMCII_PROTO_ACC_SW);
+    CU_ASSERT_EQUAL(armcii_select_acc(&verbs, ARMCII_PATH_SELF, 1), ARMCII_PROTO_LOCAL);
+
+    /* buffered by choice up to a threshold */
+    armcii_sel_limits_t buf = tcp;
+    buf.inject_max = 0;
+    buf.buffered_max = 4096;
+    CU_ASSERT_EQUAL(armcii_select_put(&buf, ARMCII_PATH_FABRIC, 4096, 0), ARMCII_PROTO_BUFFERED);
+    CU_ASSERT_EQUAL(armcii_select_put(&buf, ARMCII_PATH_FABRIC, 4097, 0), ARMCII_PROTO_DIRECT);
+    CU_ASSERT_EQUAL(armcii_select_get(&buf, ARMCII_PATH_FABRIC, 100, 0), ARMCII_PROTO_BUFFERED);
+    CU_ASSERT_STRING_EQUAL(armcii_proto_name(ARMCII_PROTO_INJECT), "inject");
+}
+
+/* One line per test, in the form the project's summary counts. */
+static void report_each(void)
+{
+    for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext) {
+        for (CU_pTest t = s->pTest; t; t = t->pNext) {
+            int failed = 0;
+            for (CU_pFailureRecord f = CU_get_failure_list(); f; f = f->pNext)
+                failed |= f->pTest == t;
+            printf("%s: unit/%s/%s\n", failed ? "FAIL" : "PASS", s->pName, t->pName);
+        }
+    }
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite("core", NULL, NULL);
+    CU_add_test(s, "abi", test_abi);
+    CU_add_test(s, "env_parsers", test_env_parsers);
+    CU_add_test(s, "env_load", test_env_load);
+    CU_add_test(s, "halloc", test_halloc);
+    CU_add_test(s, "halloc_fragmentation", test_halloc_fragmentation);
+    CU_add_test(s, "region", test_region);
+    CU_add_test(s, "pool", test_pool);
+    CU_add_test(s, "handles", test_handles);
+    CU_add_test(s, "select", test_select);
+    CU_basic_set_mode(CU_BRM_NORMAL);
+    CU_basic_run_tests();
+    report_each();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed == 0 ? 0 : 1;
+}
