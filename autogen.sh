@@ -2,4 +2,5 @@
 # Regenerate the build system from configure.ac and Makefile.am.
 set -e
 cd "$(dirname "$0")"
+mkdir -p m4
 autoreconf -fi

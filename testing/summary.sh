@@ -2,7 +2,7 @@
 # After `make check`: list failures with their logs, then one closing line counting every
 # individual case (unit tests, MPI runs, misuse cases).
 cd "${top_builddir:-$(dirname "$0")/..}"
-logs="testing/unit/test_core.log testing/suite.log testing/errors.log"
+logs="testing/unit/test_core.log testing/suite.sh.log testing/errors.sh.log"
 pass=0
 fail=0
 for l in $logs; do
