@@ -19,4 +19,3 @@ ARMCII_ENV(BUFFERED_MAX, SIZE, "0", "puts and gets up to this size go through bo
 ARMCII_ENV(INJECT_MAX, SIZE, "-1", "largest put sent with inject (-1: the provider's inject_size, 0: never)")
 ARMCII_ENV(ACC_NATIVE, AUTO, "auto", "use libfabric atomics for accumulate; auto = when no peer uses shared memory")
 ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error")
-ARMCII_ENV(DEBUG, BOOL, "0", "enable deep internal consistency checks")

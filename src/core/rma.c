@@ -105,7 +105,10 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
         req->scratch = malloc(len);
         if (!req->scratch)
             armcii_fatal(call, "out of memory staging %zu bytes", len);
-        armcii_acc_scale(type, scale, src, req->scratch, len);
+        if (armcii_acc_scale_is_one(type, scale))
+            memcpy(req->scratch, src, len);
+        else
+            armcii_acc_scale(type, scale, src, req->scratch, len);
         armcii_ofi_acc_hw(call, req, type, req->scratch, len, target, remote_addr(seg, dst),
                           seg->rkey);
     } else {
