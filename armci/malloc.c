@@ -40,6 +40,17 @@ static armcii_status_t carve(const char *call, size_t len, void **addr_p, size_t
     return ARMCII_OK;
 }
 
+/* World ranks (which index the region table) of ranks[0..n) of @p comm, in place. */
+static void to_world_ranks(MPI_Comm comm, int n, int *ranks)
+{
+    MPI_Group g_comm, g_world;
+    MPI_Comm_group(comm, &g_comm);
+    MPI_Comm_group(armcii_g.comm, &g_world);
+    MPI_Group_translate_ranks(g_comm, n, ranks, g_world, ranks);
+    MPI_Group_free(&g_comm);
+    MPI_Group_free(&g_world);
+}
+
 /* Collective over @p comm; ptr_arr is indexed by rank in comm. */
 static int malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm)
 {
@@ -77,15 +88,9 @@ static int malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, comm, &r);
     armcii_mpi_wait(call, &r);
 
-    /* Translate ranks of comm to world ranks, which index the region table. */
-    MPI_Group g_comm, g_world;
-    MPI_Comm_group(comm, &g_comm);
-    MPI_Comm_group(armcii_g.comm, &g_world);
     for (int i = 0; i < n; i++)
         world[i] = i;
-    MPI_Group_translate_ranks(g_comm, n, world, g_world, world);
-    MPI_Group_free(&g_comm);
-    MPI_Group_free(&g_world);
+    to_world_ranks(comm, n, world);
 
     for (int i = 0; i < n; i++) {
         ptr_arr[i] = (void *)(uintptr_t)all[i].base;
@@ -144,13 +149,8 @@ static int free_comm(const char *call, void *ptr, MPI_Comm comm)
     if (first < 0)
         return 0; /* an allocation of zero bytes everywhere */
     if (!a) {
-        MPI_Group g_comm, g_world;
-        int wfirst;
-        MPI_Comm_group(comm, &g_comm);
-        MPI_Comm_group(armcii_g.comm, &g_world);
-        MPI_Group_translate_ranks(g_comm, 1, &first, g_world, &wfirst);
-        MPI_Group_free(&g_comm);
-        MPI_Group_free(&g_world);
+        int wfirst = first;
+        to_world_ranks(comm, 1, &wfirst);
         for (armcii_alloc_t *x = armcii_g.allocs; x && !a; x = x->next)
             if (x->comm == comm && x->my_base == NULL && x->bases[wfirst] != NULL)
                 a = x;

@@ -179,6 +179,21 @@ static void run_armci(void)
     free(base);
 }
 
+/* Median time of one memcpy of @p n bytes, over batches of @p iters copies. */
+static double copy_seconds(char *dst, const char *src, size_t n, int iters)
+{
+    double t[BATCHES];
+    for (int b = 0; b < BATCHES; b++) {
+        double t0 = now();
+        for (int i = 0; i < iters; i++) {
+            memcpy(dst, src, n);
+            __asm__ volatile("" ::: "memory"); /* keep every copy */
+        }
+        t[b] = (now() - t0) / iters;
+    }
+    return median(t, BATCHES);
+}
+
 /* The floor of a same-node path: memcpy out of a peer's shared-memory segment. */
 static void run_raw_shm(void)
 {
@@ -200,30 +215,10 @@ static void run_raw_shm(void)
     if (me == 0) {
         printf("# raw shared-memory copy (memcpy from the peer's segment), medians\n");
         printf("%-10s %10s %12s\n", "operation", "bytes", "value");
-        for (size_t n = 8; n <= 1024; n *= 4) {
-            double t[BATCHES];
-            for (int b = 0; b < BATCHES; b++) {
-                double t0 = now();
-                for (int i = 0; i < 10000; i++) {
-                    memcpy(local, peer, n);
-                    __asm__ volatile("" ::: "memory");
-                }
-                t[b] = (now() - t0) / 10000 * 1e6;
-            }
-            emit("copy", n, median(t, BATCHES), "us");
-        }
-        for (size_t n = 1024; n <= max; n *= 4) {
-            double t[BATCHES];
-            for (int b = 0; b < BATCHES; b++) {
-                double t0 = now();
-                for (int i = 0; i < 16; i++) {
-                    memcpy(local, peer, n);
-                    __asm__ volatile("" ::: "memory");
-                }
-                t[b] = (double)n * 16 / (now() - t0) / 1e6;
-            }
-            emit("copy_bw", n, median(t, BATCHES), "MB/s");
-        }
+        for (size_t n = 8; n <= 1024; n *= 4)
+            emit("copy", n, copy_seconds(local, peer, n, 10000) * 1e6, "us");
+        for (size_t n = 1024; n <= max; n *= 4)
+            emit("copy_bw", n, (double)n / copy_seconds(local, peer, n, 16) / 1e6, "MB/s");
     }
     MPI_Barrier(node);
     free(local);
