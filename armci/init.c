@@ -1,11 +1,15 @@
 /* Start-up, shut-down and fatal errors. */
+#define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 
-armcii_state_t armcii_g = {.heap_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+/* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
+ * a poll of a microsecond or two, and an application thread arriving then should not pay
+ * a futex sleep and wake-up for it. */
+armcii_state_t armcii_g = {.heap_fd = -1, .lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
 
 static const char *env_lookup(const char *name)
 {

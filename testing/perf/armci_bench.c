@@ -7,7 +7,10 @@
  * A third mode, --raw-shm, copies through an MPI shared-memory window: the floor of
  * any same-node path.
  *
- *   armci_bench [--csv FILE] [--raw-shm]
+ * A fourth, --raw-ofi, runs plain fi_read/fi_write on the provider libfabric picks
+ * (FI_PROVIDER), the target polling its completion queue: the floor of the fabric path.
+ *
+ *   armci_bench [--csv FILE] [--raw-shm | --raw-ofi]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,12 @@
 #include <armci.h>
 #ifndef BENCH_ARMCI_MPI
 #include <armcix.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 #define IMPL "armci-ofi"
 #else
 #define IMPL "armci-mpi"
@@ -226,15 +235,171 @@ static void run_raw_shm(void)
     MPI_Comm_free(&node);
 }
 
+
+#ifndef BENCH_ARMCI_MPI
+/* ---- the libfabric floor ---- */
+
+#define OFI_CHECK(expr)                                                                            \
+    do {                                                                                           \
+        int rc_ = (int)(expr);                                                                     \
+        if (rc_ != 0) {                                                                            \
+            fprintf(stderr, "armci_bench: %s: %s\n", #expr, fi_strerror(-rc_));                   \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                          \
+        }                                                                                          \
+    } while (0)
+
+static struct fid_ep *rep;
+static struct fid_cq *rcq;
+
+static void cq_wait_one(void)
+{
+    struct fi_cq_entry e;
+    ssize_t n;
+    while ((n = fi_cq_read(rcq, &e, 1)) == -FI_EAGAIN)
+        ;
+    if (n != 1) {
+        fprintf(stderr, "armci_bench: fi_cq_read: %s\n", fi_strerror((int)-n));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+/* Post with retry on a full queue, then wait for its completion. */
+#define RAW_OP(expr)                                                                               \
+    do {                                                                                           \
+        ssize_t rc_;                                                                               \
+        while ((rc_ = (expr)) == -FI_EAGAIN)                                                       \
+            fi_cq_read(rcq, NULL, 0);                                                              \
+        OFI_CHECK(rc_);                                                                            \
+    } while (0)
+
+static void run_raw_ofi(void)
+{
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    struct fi_info *hints = fi_allocinfo(), *list, *info;
+    hints->caps = FI_RMA;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    hints->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+    hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    OFI_CHECK(fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, hints, &list));
+    info = list; /* as the runtime does: the first one that is not `net` */
+    while (info && strncmp(info->fabric_attr->prov_name, "net", 3) == 0 && info->next)
+        info = info->next;
+    struct fid_fabric *fab;
+    struct fid_domain *dom;
+    struct fid_av *av;
+    struct fid_mr *mr;
+    OFI_CHECK(fi_fabric(info->fabric_attr, &fab, NULL));
+    OFI_CHECK(fi_domain(fab, info, &dom, NULL));
+    struct fi_av_attr av_attr = {.type = FI_AV_TABLE};
+    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
+    OFI_CHECK(fi_av_open(dom, &av_attr, &av, NULL));
+    OFI_CHECK(fi_cq_open(dom, &cq_attr, &rcq, NULL));
+    OFI_CHECK(fi_endpoint(dom, info, &rep, NULL));
+    OFI_CHECK(fi_ep_bind(rep, &av->fid, 0));
+    OFI_CHECK(fi_ep_bind(rep, &rcq->fid, FI_TRANSMIT | FI_RECV));
+    OFI_CHECK(fi_enable(rep));
+    char name[256], names[2 * 256];
+    size_t len = sizeof(name);
+    OFI_CHECK(fi_getname(&rep->fid, name, &len));
+    /* fi_av_insert takes the addresses packed; one provider, so one length. */
+    MPI_Allgather(name, (int)len, MPI_BYTE, names, (int)len, MPI_BYTE, MPI_COMM_WORLD);
+    fi_addr_t addr[2];
+    if (fi_av_insert(av, names, 2, addr, 0, NULL) != 2)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+
+    const size_t max = 4 << 20;
+    char *buf = NULL;
+    if (posix_memalign((void **)&buf, 4096, 2 * max) != 0)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    memset(buf, 3, 2 * max);
+    OFI_CHECK(fi_mr_reg(dom, buf, 2 * max, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                        0, 1, 0, &mr, NULL));
+    if (info->domain_attr->mr_mode & FI_MR_ENDPOINT) {
+        OFI_CHECK(fi_mr_bind(mr, &rep->fid, 0));
+        OFI_CHECK(fi_mr_enable(mr));
+    }
+    uint64_t mine[2] = {fi_mr_key(mr),
+                        (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)buf
+                                                                       : 0};
+    uint64_t all[2][2];
+    MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, MPI_COMM_WORLD);
+    void *desc = fi_mr_desc(mr);
+    char *local = buf + max; /* the second half: the local side */
+    snprintf(path_name, sizeof(path_name), "raw-%s", info->fabric_attr->prov_name);
+
+    if (me == 0) {
+        uint64_t key = all[1][0], raddr = all[1][1];
+        struct fi_context2 ctx[16];
+        printf("# raw libfabric (%s), fi_read/fi_write 0 -> 1, medians of %d batches\n",
+               info->fabric_attr->prov_name, BATCHES);
+        printf("%-10s %10s %12s\n", "operation", "bytes", "value");
+        for (int op = 0; op < 2; op++) {
+            for (size_t n = 8; n <= 1024; n *= 4) {
+                double t[BATCHES];
+                for (int b = -1; b < BATCHES; b++) {
+                    double t0 = now();
+                    for (int i = 0; i < 200; i++) {
+                        if (op == 0)
+                            RAW_OP(fi_read(rep, local, n, desc, addr[1], raddr, key, &ctx[0]));
+                        else
+                            RAW_OP(fi_write(rep, local, n, desc, addr[1], raddr, key, &ctx[0]));
+                        cq_wait_one();
+                    }
+                    if (b >= 0)
+                        t[b] = (now() - t0) / 200 * 1e6;
+                }
+                emit(op == 0 ? "fi_read" : "fi_write", n, median(t, BATCHES), "us");
+            }
+        }
+        for (size_t n = 1024; n <= max; n *= 4) {
+            double t[BATCHES];
+            for (int b = -1; b < BATCHES; b++) {
+                double t0 = now();
+                for (int i = 0; i < 16; i++)
+                    RAW_OP(fi_read(rep, local, n, desc, addr[1], raddr, key, &ctx[i]));
+                for (int i = 0; i < 16; i++)
+                    cq_wait_one();
+                if (b >= 0)
+                    t[b] = (double)n * 16 / (now() - t0) / 1e6;
+            }
+            emit("read_bw", n, median(t, BATCHES), "MB/s");
+        }
+    }
+    /* The target makes progress until the measuring process is done. */
+    MPI_Request done;
+    int flag = 0;
+    MPI_Ibarrier(MPI_COMM_WORLD, &done);
+    while (!flag) {
+        fi_cq_read(rcq, NULL, 0);
+        MPI_Test(&done, &flag, MPI_STATUS_IGNORE);
+    }
+    fi_close(&rep->fid);
+    fi_close(&mr->fid);
+    fi_close(&rcq->fid);
+    fi_close(&av->fid);
+    fi_close(&dom->fid);
+    fi_close(&fab->fid);
+    fi_freeinfo(list);
+    fi_freeinfo(hints);
+    free(buf);
+}
+#endif
+
 int main(int argc, char **argv)
 {
-    int raw_shm = 0;
+    int raw_shm = 0, raw_ofi = 0;
     MPI_Init(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
             csv = fopen(argv[++i], "a");
         else if (strcmp(argv[i], "--raw-shm") == 0)
             raw_shm = 1;
+        else if (strcmp(argv[i], "--raw-ofi") == 0)
+            raw_ofi = 1;
     }
     int np;
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -244,6 +409,10 @@ int main(int argc, char **argv)
     }
     if (raw_shm) {
         run_raw_shm();
+    } else if (raw_ofi) {
+#ifndef BENCH_ARMCI_MPI
+        run_raw_ofi();
+#endif
     } else {
         ARMCI_Init();
         run_armci();
