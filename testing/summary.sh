@@ -1,8 +1,14 @@
 #!/bin/sh
 # After `make check`: list failures with their logs, then one closing line counting every
 # individual case (unit tests, MPI runs, misuse cases).
-cd "${top_builddir:-$(dirname "$0")/..}"
-logs="testing/unit/test_core.log testing/suite.sh.log testing/errors.sh.log"
+#   summary.sh [BUILD_DIR...]   (default: the source tree's own build)
+[ $# -gt 0 ] || set -- "$(dirname "$0")/.."
+logs=
+for d in "$@"; do
+    for l in testing/unit/test_core.log testing/suite.sh.log testing/errors.sh.log; do
+        logs="$logs $d/$l"
+    done
+done
 pass=0
 fail=0
 for l in $logs; do

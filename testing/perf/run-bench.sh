@@ -1,7 +1,7 @@
 #!/bin/sh
 # Side-by-side benchmark on 2 processes: armci-ofi on node shared memory and on
-# libfabric (tcp, shared memory off), ARMCI-MPI (default and over TCP), and the raw
-# shared-memory floor. Tables to stdout; BENCH_CSV=file also collects CSV rows.
+# libfabric (tcp, shared memory off), the raw libfabric and shared-memory floors, and
+# ARMCI-MPI (default and over TCP). Tables to stdout; BENCH_CSV=file also collects CSV rows.
 here=$(cd "$(dirname "$0")" && pwd)
 run="$here/../run-mpi.sh"
 b=${top_builddir:-.}/testing/perf
@@ -11,6 +11,8 @@ echo "== armci-ofi, same node (shared memory)"
 ARMCI_SHM=1 "$run" 2 "$b/armci_bench" $csv
 echo "== armci-ofi, fabric path (FI_PROVIDER=tcp, ARMCI_SHM=0)"
 ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" $csv
+echo "== raw libfabric floor (fi_read/fi_write, FI_PROVIDER=tcp)"
+FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" --raw-ofi $csv
 echo "== raw shared-memory copy"
 "$run" 2 "$b/armci_bench" --raw-shm $csv
 if [ -x "$b/armci_bench_mpi" ]; then
