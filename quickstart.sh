@@ -22,33 +22,43 @@ if [ -n "$missing" ]; then
     $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 
+# Builds live out of the source tree, so a sanitizer build can sit beside the normal one.
+build() { # build DIR CONFIGURE-ARGS...
+    dir=$1
+    shift
+    mkdir -p "$dir"
+    (cd "$dir" && { [ -f Makefile ] || ../../configure "$@" >/dev/null; } && make -j2 >/dev/null)
+}
 echo "== building"
 [ -x configure ] || ./autogen.sh >/dev/null
-[ -f Makefile ] || ./configure --enable-werror >/dev/null
-make -j2 >/dev/null
+if [ -f Makefile ]; then
+    echo "quickstart.sh builds in _build/; this tree was configured in place: run 'make distclean' first" >&2
+    exit 2
+fi
+main=_build/default
+build "$main" --enable-werror
 
 case $what in
 demo)
     echo "== demo, same node (shared memory)"
-    ARMCI_SHM=1 testing/run-mpi.sh 4 testing/demo/demo
+    ARMCI_SHM=1 testing/run-mpi.sh 4 "$main/testing/demo/demo"
     echo "== demo, fabric path (libfabric tcp, shared memory off)"
-    ARMCI_SHM=0 FI_PROVIDER=tcp testing/run-mpi.sh 4 testing/demo/demo
+    ARMCI_SHM=0 FI_PROVIDER=tcp testing/run-mpi.sh 4 "$main/testing/demo/demo"
     ;;
 check)
     status=0
-    make check >/dev/null 2>&1 || status=$?
+    (cd "$main" && make check >/dev/null 2>&1) || status=1
     echo "== the same tests under AddressSanitizer and UndefinedBehaviorSanitizer"
     san=_build/sanitizers
-    mkdir -p "$san"
-    (cd "$san" && { [ -f Makefile ] || ../../configure --enable-sanitizers >/dev/null; } &&
-        make -j2 >/dev/null &&
+    build "$san" --enable-sanitizers || status=1
+    (cd "$san" &&
         # Leak detection is off: Open MPI unloads its plugins at finalize and Debian's
         # libraries have no frame pointers, so leak reports come with one anonymous frame
         # and cannot be told apart from ours. Memory errors and undefined behaviour abort.
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         make check >/dev/null 2>&1) || status=1
-    testing/summary.sh . "$san"
+    testing/summary.sh "$main" "$san"
     exit $status
     ;;
 *)
