@@ -108,10 +108,13 @@ static armcii_status_t place_mapping(size_t total)
                         armcii_g.heap_fd, 0);
             addr = mine == MAP_FAILED ? 0 : (uintptr_t)mine;
         }
+        int err = errno;
         MPI_Bcast(&addr, sizeof(addr), MPI_BYTE, 0, armcii_g.node_comm);
         if (addr == 0) {
-            armcii_warn("ARMCI_Init: cannot map %zu bytes of node shared memory: %s", total,
-                        strerror(errno));
+            /* Only the leader tried; the others' errno says nothing about it. */
+            if (armcii_g.node_rank == 0)
+                armcii_warn("ARMCI_Init: cannot map %zu bytes of node shared memory: %s", total,
+                            strerror(err));
             break;
         }
         if (armcii_g.node_rank != 0) {
