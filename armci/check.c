@@ -56,3 +56,14 @@ size_t armcii_check_acc(const char *call, int type, const void *scale, long byte
         armcii_fatal(call, "%ld bytes is not a whole number of %zu-byte elements", bytes, es);
     return es;
 }
+
+const armcii_seg_t *armcii_check_contig(const char *call, const void *local, const void *remote,
+                                        int bytes, int proc)
+{
+    armcii_check_rank(call, proc);
+    armcii_check_count(call, "size", bytes);
+    if (bytes == 0)
+        return NULL;
+    armcii_check_local(call, "local buffer", local, (size_t)bytes);
+    return armcii_check_remote(call, remote, (size_t)bytes, proc);
+}

@@ -16,7 +16,20 @@ void armcii_check_count(const char *call, const char *what, long n);
 void armcii_check_local(const char *call, const char *what, const void *p, size_t len);
 /** The segment of @p proc holding [addr, addr+len), or an error naming the address. */
 const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc);
+/** Checks of every contiguous call; the remote segment, or NULL for 0 bytes. */
+const armcii_seg_t *armcii_check_contig(const char *call, const void *local, const void *remote,
+                                        int bytes, int proc);
 /** Element size of accumulate type @p type, checking @p scale and that @p bytes fits it. */
 size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes);
+
+/**
+ * The profiling interface: after the definition of ARMCI_<name>, makes it weak and defines
+ * PARMCI_<name> as another name for the same code, so that a tool may define ARMCI_<name>
+ * itself and call through to PARMCI_<name>.
+ */
+#define ARMCII_STR_(x) #x
+#define ARMCII_PROFILED(name)                                                                      \
+    _Pragma(ARMCII_STR_(weak ARMCI_##name)) extern __typeof__(ARMCI_##name) PARMCI_##name          \
+        __attribute__((alias("ARMCI_" #name)));
 
 #endif

@@ -88,6 +88,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
             init_fail("opening libfabric", st);
         armcii_g.fabric = 1;
     }
+    armcii_groups_init();
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail("starting the progress thread", st);
     armcii_g.initialized = 1;
@@ -162,6 +163,7 @@ int ARMCI_Finalize(void)
     free(armcii_g.out_sw);
     free(armcii_g.out_implicit);
     armcii_g.out_write = armcii_g.out_sw = armcii_g.out_implicit = NULL;
+    armcii_groups_fini();
     armcii_topo_fini();
     MPI_Comm_free(&armcii_g.comm);
     armcii_g.initialized = 0;
@@ -213,3 +215,11 @@ const char *ARMCIX_Provider_name(void)
     armcii_check_init("ARMCIX_Provider_name");
     return armcii_ofi_provider();
 }
+
+/* Profiling names (see ARMCII_PROFILED). */
+ARMCII_PROFILED(Init)
+ARMCII_PROFILED(Init_args)
+ARMCII_PROFILED(Init_thread)
+ARMCII_PROFILED(Init_thread_comm)
+ARMCII_PROFILED(Initialized)
+ARMCII_PROFILED(Finalize)

@@ -52,7 +52,7 @@ static void to_world_ranks(MPI_Comm comm, int n, int *ranks)
 }
 
 /* Collective over @p comm; ptr_arr is indexed by rank in comm. */
-static int malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm)
+int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm)
 {
     armcii_check_local(call, "ptr_arr", ptr_arr, 1);
     armcii_check_count(call, "size", (long)size);
@@ -78,6 +78,15 @@ static int malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
                      ok ? "another process (see its message)" : "this process (see above)");
 
     block_info_t mine = {(uintptr_t)a->my_base, (uint64_t)size, a->mr.key, a->mr.raddr_base};
+    /* My own block enters the region table before anybody can learn its address: a peer
+     * that leaves the exchange first may aim at it while we still wait in the exchange
+     * (serving progress), and must not be refused. */
+    if (size > 0) {
+        armcii_seg_t seg = {.base = mine.base, .size = (size_t)size, .rkey = mine.key,
+                            .raddr_base = mine.raddr_base, .alloc = a};
+        if (armcii_region_insert(&armcii_g.regions, armcii_g.rank, &seg) != 0)
+            armcii_fatal(call, "my new block at %p overlaps another allocation", a->my_base);
+    }
     block_info_t *all = malloc((size_t)n * sizeof(*all));
     int *world = malloc((size_t)n * sizeof(int));
     a->nranks = armcii_g.nproc;
@@ -96,7 +105,7 @@ static int malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
         ptr_arr[i] = (void *)(uintptr_t)all[i].base;
         a->bases[world[i]] = ptr_arr[i];
         a->sizes[world[i]] = (size_t)all[i].size;
-        if (all[i].size == 0)
+        if (all[i].size == 0 || world[i] == armcii_g.rank)
             continue;
         armcii_seg_t seg = {.base = (uintptr_t)all[i].base, .size = (size_t)all[i].size,
                             .rkey = all[i].key, .raddr_base = all[i].raddr_base, .alloc = a};
@@ -111,20 +120,20 @@ static int malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     return 0;
 }
 
-static armcii_alloc_t *find_alloc(void *my_base, MPI_Comm comm)
+static armcii_alloc_t *find_alloc(void *my_base)
 {
     for (armcii_alloc_t *a = armcii_g.allocs; a; a = a->next) {
-        if (a->comm == comm && a->my_base == my_base && my_base != NULL)
+        if (a->my_base == my_base && my_base != NULL)
             return a;
     }
     return NULL;
 }
 
-static int free_comm(const char *call, void *ptr, MPI_Comm comm)
+int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
 {
     armcii_alloc_t *a = NULL;
     if (ptr) {
-        a = find_alloc(ptr, comm);
+        a = find_alloc(ptr);
         if (!a)
             armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process",
                          ptr);
@@ -179,7 +188,7 @@ int ARMCI_Malloc(void **base_ptrs, armci_size_t size)
 {
     static const char call[] = "ARMCI_Malloc";
     armcii_enter(call);
-    int rc = malloc_comm(call, base_ptrs, size, armcii_g.comm);
+    int rc = armcii_malloc_comm(call, base_ptrs, size, armcii_g.comm);
     armcii_unlock();
     return rc;
 }
@@ -188,7 +197,7 @@ int ARMCI_Free(void *ptr)
 {
     static const char call[] = "ARMCI_Free";
     armcii_enter(call);
-    int rc = free_comm(call, ptr, armcii_g.comm);
+    int rc = armcii_free_comm(call, ptr, armcii_g.comm);
     armcii_unlock();
     return rc;
 }
@@ -236,3 +245,54 @@ int ARMCI_Free_local(void *ptr)
     armcii_unlock();
     return 0;
 }
+
+int ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group)
+{
+    static const char call[] = "ARMCI_Malloc_group";
+    armcii_enter(call);
+    armcii_check_local(call, "group", group, 1);
+    if (group->comm == MPI_COMM_NULL)
+        armcii_fatal(call, "this process is not a member of the group");
+    int rc = armcii_malloc_comm(call, ptr_arr, bytes, group->comm);
+    armcii_unlock();
+    return rc;
+}
+
+int ARMCI_Free_group(void *ptr, ARMCI_Group *group)
+{
+    static const char call[] = "ARMCI_Free_group";
+    armcii_enter(call);
+    armcii_check_local(call, "group", group, 1);
+    if (group->comm == MPI_COMM_NULL)
+        armcii_fatal(call, "this process is not a member of the group");
+    int rc = armcii_free_comm(call, ptr, group->comm);
+    armcii_unlock();
+    return rc;
+}
+
+/* Device memory: accepted for compatibility, and served from host memory (no device
+ * is driven by this runtime). */
+int ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device)
+{
+    return ARMCI_Malloc(ptr_arr, bytes);
+}
+
+int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
+                              const char *device)
+{
+    return ARMCI_Malloc_group(ptr_arr, bytes, group);
+}
+
+int ARMCI_Free_memdev(void *ptr)
+{
+    return ARMCI_Free(ptr);
+}
+
+/* Profiling names (see ARMCII_PROFILED). */
+ARMCII_PROFILED(Malloc)
+ARMCII_PROFILED(Free)
+ARMCII_PROFILED(Malloc_local)
+ARMCII_PROFILED(Free_local)
+ARMCII_PROFILED(Malloc_memdev)
+ARMCII_PROFILED(Malloc_group_memdev)
+ARMCII_PROFILED(Free_memdev)

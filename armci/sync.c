@@ -105,3 +105,12 @@ void ARMCI_Barrier(void)
     armcii_mpi_wait(call, &r);
     armcii_unlock();
 }
+
+/* Profiling names (see ARMCII_PROFILED). */
+ARMCII_PROFILED(Barrier)
+ARMCII_PROFILED(Fence)
+ARMCII_PROFILED(AllFence)
+ARMCII_PROFILED(Wait)
+ARMCII_PROFILED(Test)
+ARMCII_PROFILED(WaitProc)
+ARMCII_PROFILED(WaitAll)

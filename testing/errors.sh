@@ -43,6 +43,16 @@ for shm in 1 0; do
     expect wait_uninit "ARMCI_Wait: handle" ARMCI_SHM=$shm
     expect wait_twice "was already completed by an earlier ARMCI_Wait" ARMCI_SHM=$shm
 done
+expect stride_levels "ARMCI_PutS: stride_levels 9 is outside 0..8"
+expect negative_count "ARMCI_GetS: count[1] is negative (-2)"
+expect small_stride "ARMCI_PutS: src_stride_arr[0] = 4 is smaller than the 8 bytes of the level below it"
+expect null_iov "ARMCI_PutV: iov is NULL with iov_len 2"
+expect mutex_range "ARMCI_Lock: mutex 5 is out of range: process 1 has 2 mutexes"
+expect unlock_not_held "ARMCI_Unlock: mutex 0 at process 1 is not held by this process"
+expect group_duplicate "ARMCI_Group_create_child: pid_list[1] = 0 appears more than once"
+expect group_range "pid_list[1] = 99 is outside the parent group (0..1)"
+expect rmw_op "ARMCI_Rmw: op 7 is not ARMCI_FETCH_AND_ADD(_LONG) or ARMCI_SWAP(_LONG)"
+expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, or"
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many

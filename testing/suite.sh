@@ -25,7 +25,8 @@ one() { # one NAME NPROCS ENV... -- PROGRAM
     rm -f "$log"
 }
 
-for t in t_contig t_acc t_handles t_memory t_progress; do
+for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync t_msg t_groups \
+    t_values; do
     prog="$bin/$t"
     one "$t np=2 shm" 2 ARMCI_SHM=1
     one "$t np=3 shm" 3 ARMCI_SHM=1
@@ -35,12 +36,12 @@ for t in t_contig t_acc t_handles t_memory t_progress; do
     one "$t np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
     one "$t np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
     case $t in
-    t_contig | t_acc | t_handles)
+    t_contig | t_acc | t_handles | t_strided | t_vector)
         one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
         ;;
     esac
     case $t in
-    t_acc | t_contig)
+    t_acc | t_contig | t_strided | t_vector)
         one "$t np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0
         one "$t np=3 fabric tcp native-acc" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
         ;;

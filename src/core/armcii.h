@@ -65,6 +65,7 @@ typedef struct {
 
     /* node layout */
     MPI_Comm node_comm;
+    MPI_Comm masters_comm; /* one process per node (node rank 0); MPI_COMM_NULL elsewhere */
     int node_rank, node_size, node_id, nnodes;
     int *node_of;      /* node id of every rank */
     int *node_rank_of; /* node-local rank of every rank */
@@ -82,6 +83,9 @@ typedef struct {
     armcii_halloc_t halloc; /* allocator of my slice */
     armcii_region_table_t regions;
     armcii_alloc_t *allocs;
+    ARMCI_Group world_group;   /* every process */
+    ARMCI_Group default_group; /* ARMCI_Group_set_default */
+    unsigned long shm_limit_hint; /* ARMCI_Set_shm_limit, reported only */
 
     /* requests */
     armcii_pool_t pool;
@@ -95,6 +99,7 @@ typedef struct {
     int fabric;          /* libfabric is open */
     int order_raw;       /* provider orders reads after writes (and atomics) to one target */
     int order_waw;       /* provider orders writes after writes */
+    int order_sas;       /* provider orders sends after sends */
 
     /* progress */
     pthread_mutex_t lock; /* held by every ARMCI call and by the progress thread */
@@ -139,8 +144,20 @@ void armcii_shm_free(size_t off, size_t rounded);
 /** dst[i] += scale * src[i] into memory of node-local process @p owner_node_rank, under its lock. */
 void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
                     size_t bytes);
+/** The accumulate lock of node-local process @p slot (0 when shared memory is off). */
+void armcii_shm_acc_lock(int slot);
+void armcii_shm_acc_unlock(int slot);
+static inline int armcii_slot_of(int rank)
+{
+    return armcii_g.shm ? armcii_g.node_rank_of[rank] : 0;
+}
 
-/* ---- accumulate kernels (src/transport/acc_sw.c) ---- */
+/* ---- accumulate and read-modify-write kernels (src/transport/acc_sw.c) ---- */
+
+enum { ARMCII_RMW_FADD32, ARMCII_RMW_FADD64, ARMCII_RMW_SWAP32, ARMCII_RMW_SWAP64,
+       ARMCII_RMW_CAS64 };
+/** Atomically apply @p op at @p addr; @return the old value. @p extra: CAS comparand. */
+uint64_t armcii_rmw_apply(int op, void *addr, uint64_t operand, const void *extra);
 
 size_t armcii_acc_type_size(int type); /* 0 for an unknown type */
 void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, size_t bytes);
@@ -170,8 +187,20 @@ int armcii_ofi_acc_hw_ok(int type);
 armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
                                   const void *src, size_t bytes, int target, uint64_t raddr,
                                   uint64_t key);
-armcii_status_t armcii_am_acc(const char *call, armcii_req_t *req, int type, const void *scale,
-                              const void *src, size_t bytes, int target, uint64_t dst_addr);
+
+/* Active-message builder: blocks of one operation to one target, packed into as few
+ * messages as bounce buffers allow. Each message adds one to req->pending, completed by
+ * the target's acknowledgement (put, acc) or reply (get). */
+typedef struct armcii_amb armcii_amb_t;
+enum { ARMCII_AMB_PUT, ARMCII_AMB_ACC, ARMCII_AMB_GET };
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, int what, int type,
+                               const void *scale, int target);
+void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
+void armcii_amb_end(armcii_amb_t *b);
+/** Read-modify-write applied by the target; the old value lands in @p result at completion. */
+armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result,
+                              size_t rsize, int target, uint64_t addr, uint64_t operand,
+                              uint64_t comparand);
 
 /* ---- requests and progress (src/core/progress.c) ---- */
 
@@ -183,6 +212,9 @@ void armcii_req_op_done(armcii_req_t *req);
 void armcii_req_issued(armcii_req_t *req);
 /** Drive progress until @p req (with generation @p gen) has completed. */
 void armcii_req_wait(const char *call, armcii_req_t *req);
+/** One poll of a waiting loop: progress, and a yield of the processor after a run of
+ *  empty polls (@p idle counts them). */
+void armcii_poll_waiting(unsigned *idle);
 /** One round of progress: completions, incoming requests, deferred sends. */
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */
@@ -190,6 +222,9 @@ void armcii_wait_zero(const char *call, const int *counter, int target);
 /** Before a blocking operation of @p kind to @p target: keep ARMCI's ordering promise. */
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target);
 void armcii_fence(const char *call, int target);
+/** Before a load/store operation on this process's own memory: complete what is in flight
+ *  to it through the fabric. */
+void armcii_order_local(const char *call);
 void armcii_fence_all(const char *call);
 /** Complete an MPI request while driving progress (so peers' operations on us advance). */
 void armcii_mpi_wait(const char *call, MPI_Request *req);
@@ -204,6 +239,27 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
                const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
 int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
                size_t len, int target, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
+
+/* ---- collective allocation (armci/malloc.c) ---- */
+
+int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm);
+int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
+
+/* ---- groups (armci/groups.c) ---- */
+
+void armcii_groups_init(void);
+void armcii_groups_fini(void);
+
+/* ---- noncontiguous operations and read-modify-write (src/core/nc.c) ---- */
+
+struct armcii_iter_s;
+enum { ARMCII_NC_PUT, ARMCII_NC_GET, ARMCII_NC_ACC };
+/** Move the blocks of @p it (see iter.h) to or from @p target. Remote blocks were checked. */
+int armcii_nc(const char *call, int what, int type, const void *scale, void *it, int target,
+              armci_hdl_t *hdl, int blocking);
+/** Atomic read-modify-write at @p addr on @p target (an ARMCII_RMW_* op); old value returned. */
+uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
+                    uint64_t comparand);
 
 /* ---- topology (src/core/topo.c) ---- */
 

@@ -9,6 +9,7 @@
  */
 ARMCII_ENV(VERBOSE, BOOL, "0", "print the settings, the libfabric provider and the node layout at init (rank 0)")
 ARMCII_ENV(SHM, BOOL, "1", "reach same-node peers through the node's shared memory; 0 sends every peer through libfabric")
+ARMCII_ENV(DOMAIN_NODE, BOOL, "1", "report nodes as ARMCI domains (so Global Arrays accesses same-node memory directly); 0: one domain per process")
 ARMCII_ENV(SHM_HEAP_SIZE, SIZE, "64G", "virtual address space reserved per process for ARMCI_Malloc (backed only when allocated)")
 ARMCII_ENV(PROGRESS_THREAD, AUTO, "auto", "run a progress thread; auto = when the provider needs manual data progress")
 ARMCII_ENV(PROGRESS_INTERVAL_US, INT, "200", "sleep of the idle progress thread between polls, in microseconds")
@@ -17,5 +18,6 @@ ARMCII_ENV(BOUNCE_SIZE, SIZE, "64K", "size of one registered bounce buffer (buff
 ARMCII_ENV(BOUNCE_COUNT, INT, "64", "number of registered bounce buffers per process")
 ARMCII_ENV(BUFFERED_MAX, SIZE, "0", "puts and gets up to this size go through bounce buffers (0: only when the provider needs it)")
 ARMCII_ENV(INJECT_MAX, SIZE, "-1", "largest put sent with inject (-1: the provider's inject_size, 0: never)")
+ARMCII_ENV(NC_DIRECT_MIN, SIZE, "16K", "blocks of strided/vector transfers at least this long move by zero-copy RMA; shorter ones are packed into messages")
 ARMCII_ENV(ACC_NATIVE, AUTO, "auto", "use libfabric atomics for accumulate; auto = when no peer uses shared memory")
 ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error")

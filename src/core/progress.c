@@ -22,7 +22,7 @@ static void release(armcii_req_t *req)
     case ARMCII_REQ_ACC_HW:
         armcii_g.out_write[t]--;
         break;
-    case ARMCII_REQ_ACC_SW:
+    case ARMCII_REQ_AM:
         armcii_g.out_sw[t]--;
         break;
     case ARMCII_REQ_GET:
@@ -66,7 +66,7 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
     case ARMCII_REQ_ACC_HW:
         armcii_g.out_write[target]++;
         break;
-    case ARMCII_REQ_ACC_SW:
+    case ARMCII_REQ_AM:
         armcii_g.out_sw[target]++;
         break;
     case ARMCII_REQ_GET:
@@ -94,7 +94,7 @@ int armcii_progress(void)
  * waiter otherwise keeps the very thread it waits for off the processor. */
 #define YIELD_AFTER 128
 
-static void poll_waiting(unsigned *idle)
+void armcii_poll_waiting(unsigned *idle)
 {
     if (armcii_progress() > 0)
         *idle = 0;
@@ -116,7 +116,7 @@ void armcii_req_wait(const char *call, armcii_req_t *req)
     double t0 = 0;
     unsigned spins = 0, idle = 0;
     while (req->in_use && req->gen == gen) {
-        poll_waiting(&idle);
+        armcii_poll_waiting(&idle);
         if (++spins % CLOCK_EVERY == 0) {
             double now = armcii_now();
             if (t0 == 0)
@@ -132,7 +132,7 @@ void armcii_wait_zero(const char *call, const int *counter, int target)
     double t0 = 0;
     unsigned spins = 0, idle = 0;
     while (*counter > 0) {
-        poll_waiting(&idle);
+        armcii_poll_waiting(&idle);
         if (++spins % CLOCK_EVERY == 0) {
             double now = armcii_now();
             if (t0 == 0)
@@ -147,8 +147,9 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
 {
     /* Software accumulates are applied by the target's handler at some later progress
      * call, so nothing the transport orders can overtake them safely: wait for their
-     * acknowledgements before any other kind of operation. */
-    if (kind != ARMCII_REQ_ACC_SW && armcii_g.out_sw[target] > 0)
+     * acknowledgements before any other kind of operation. Messages after messages are
+     * handled in arrival order, so where the provider keeps sends in order they need not. */
+    if (armcii_g.out_sw[target] > 0 && (kind != ARMCII_REQ_AM || !armcii_g.order_sas))
         armcii_wait_zero(call, &armcii_g.out_sw[target], target);
     if (armcii_g.out_write[target] == 0)
         return;
@@ -169,6 +170,16 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
         armcii_wait_zero(call, &armcii_g.out_write[target], target);
         armcii_ofi_flush(call, target);
     }
+}
+
+void armcii_order_local(const char *call)
+{
+    int me = armcii_g.rank;
+    /* Only accumulates to oneself through libfabric atomics can be in flight here (they
+     * take that path to stay atomic with remote peers' atomics); a copy must not pass
+     * them. */
+    if (armcii_g.out_write[me] > 0 || armcii_g.out_sw[me] > 0)
+        armcii_fence(call, me);
 }
 
 void armcii_fence(const char *call, int target)
@@ -194,7 +205,7 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
     int done = 0;
     unsigned idle = 0;
     for (unsigned i = 0; !done; i++) {
-        poll_waiting(&idle);
+        armcii_poll_waiting(&idle);
         if (i % MPI_TEST_EVERY == 0)
             MPI_Test(mreq, &done, MPI_STATUS_IGNORE);
     }

@@ -13,7 +13,7 @@
 typedef enum {
     ARMCII_REQ_GET,    /* RMA read */
     ARMCII_REQ_PUT,    /* RMA write */
-    ARMCII_REQ_ACC_SW, /* accumulate applied by the target (active message, acknowledged) */
+    ARMCII_REQ_AM,     /* applied or answered by the target's handler (active messages) */
     ARMCII_REQ_ACC_HW  /* accumulate through libfabric atomics */
 } armcii_req_kind_t;
 

@@ -33,6 +33,8 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
+        if (path == ARMCII_PATH_SELF)
+            armcii_order_local(call);
         if (len > 0)
             memmove(dst, src, len);
         hdl_done(hdl);
@@ -56,6 +58,8 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
+        if (path == ARMCII_PATH_SELF)
+            armcii_order_local(call);
         if (len > 0)
             memmove(dst, src, len);
         hdl_done(hdl);
@@ -89,14 +93,14 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
     armcii_path_t path = armcii_path(target);
     armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type));
     if (len == 0 || proto == ARMCII_PROTO_LOCAL) {
-        if (len > 0) {
-            int slot = armcii_g.shm ? armcii_g.node_rank_of[target] : 0;
-            armcii_shm_acc(slot, type, scale, src, dst, len);
-        }
+        if (path == ARMCII_PATH_SELF)
+            armcii_order_local(call);
+        if (len > 0)
+            armcii_shm_acc(armcii_slot_of(target), type, scale, src, dst, len);
         hdl_done(hdl);
         return 0;
     }
-    armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_ACC_SW;
+    armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_AM;
     if (blocking)
         armcii_order_before(call, kind, target);
     /* Both protocols copy the source before returning, so blocking calls need not wait. */
@@ -112,7 +116,9 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
         armcii_ofi_acc_hw(call, req, type, req->scratch, len, target, remote_addr(seg, dst),
                           seg->rkey);
     } else {
-        armcii_am_acc(call, req, type, scale, src, len, target, (uint64_t)(uintptr_t)dst);
+        armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_AMB_ACC, type, scale, target);
+        armcii_amb_add(b, (char *)src, (uint64_t)(uintptr_t)dst, len);
+        armcii_amb_end(b);
     }
     if (!blocking)
         hdl_bind(hdl, req);

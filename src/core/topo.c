@@ -59,6 +59,8 @@ armcii_status_t armcii_topo_init(void)
     armcii_g.node_id = armcii_g.node_of[armcii_g.rank];
     free(leaders);
 
+    MPI_Comm_split(armcii_g.comm, armcii_g.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_g.rank,
+                   &armcii_g.masters_comm);
     hw_probe();
     return ARMCII_OK;
 }
@@ -67,6 +69,8 @@ void armcii_topo_fini(void)
 {
     if (armcii_g.node_comm != MPI_COMM_NULL)
         MPI_Comm_free(&armcii_g.node_comm);
+    if (armcii_g.masters_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&armcii_g.masters_comm);
     free(armcii_g.node_of);
     free(armcii_g.node_rank_of);
     armcii_g.node_of = armcii_g.node_rank_of = NULL;

@@ -131,3 +131,26 @@ int armcii_acc_scale_is_one(int type, const void *scale)
         return 0;
     }
 }
+
+uint64_t armcii_rmw_apply(int op, void *addr, uint64_t operand, const void *extra)
+{
+    switch (op) {
+    case ARMCII_RMW_FADD32:
+        return (uint32_t)__atomic_fetch_add((int32_t *)addr, (int32_t)operand, __ATOMIC_SEQ_CST);
+    case ARMCII_RMW_FADD64:
+        return (uint64_t)__atomic_fetch_add((int64_t *)addr, (int64_t)operand, __ATOMIC_SEQ_CST);
+    case ARMCII_RMW_SWAP32:
+        return __atomic_exchange_n((uint32_t *)addr, (uint32_t)operand, __ATOMIC_SEQ_CST);
+    case ARMCII_RMW_SWAP64:
+        return __atomic_exchange_n((uint64_t *)addr, operand, __ATOMIC_SEQ_CST);
+    case ARMCII_RMW_CAS64: {
+        uint64_t expected;
+        memcpy(&expected, extra, sizeof(expected));
+        __atomic_compare_exchange_n((uint64_t *)addr, &expected, operand, 0, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST);
+        return expected; /* the old value, whether or not it was replaced */
+    }
+    default:
+        armcii_fatal("armci", "unknown read-modify-write operation %d", op);
+    }
+}

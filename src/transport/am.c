@@ -1,52 +1,203 @@
 /*
- * Active messages: accumulates the provider cannot do natively are sent to the target,
- * which applies them under its accumulate lock (the same lock same-node peers take) and
- * acknowledges each chunk. The origin's request completes when every acknowledgement
- * has arrived, so a fence after it means the data is in the target's memory.
+ * Active messages: operations applied by the target's own progress engine.
+ *   PUTV / ACCV   records (address, length, data) written or accumulated at the target,
+ *                 then acknowledged (the origin's request completes on the ack);
+ *   GETV          entries (address, length) packed by the target into a GETV_REPLY;
+ *   RMW           an atomic read-modify-write on one word, answered by RMW_REPLY.
+ * Accumulates take the target's accumulate lock (the lock same-node peers take too), and
+ * read-modify-writes are CPU atomics, so both stay atomic whichever path a peer uses.
+ * Every address is checked against the target's own allocations before it is touched.
+ *
+ * A handler never blocks: a reply that finds no bounce buffer free, or a send the provider
+ * refuses for now, waits in a queue that every progress call retries.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ofi_internal.h"
 
-enum { AM_ACC = 0x41434301u, AM_ACK = 0x41434B02u };
+enum {
+    AM_PUTV = 0x414d5001u,
+    AM_ACCV,
+    AM_GETV,
+    AM_GETV_REPLY,
+    AM_RMW,
+    AM_RMW_REPLY,
+    AM_ACK
+};
 
 typedef struct {
     uint32_t kind;
     int32_t src;
-    int32_t type;
-    uint32_t reserved;
-    uint64_t len;
-    uint64_t addr;
-    uint64_t cookie; /* origin's request: slot << 32 | generation */
+    int32_t type;     /* ACCV: element type; RMW: operation */
+    uint32_t nblk;    /* records / entries */
+    uint64_t cookie;  /* the origin's: request slot << 32 | generation, or a context */
+    uint64_t arg[2];  /* RMW: address, operand (and comparand) */
     unsigned char scale[16];
 } am_hdr_t;
 
 typedef struct {
-    uint32_t kind;
-    uint32_t reserved;
-    uint64_t cookie;
-} am_ack_t;
+    uint64_t addr, len;
+} am_blk_t;
 
 #define AM_NRECV 32
+#define PAD8(n)  (((n) + 7) & ~(size_t)7)
+
+/* A send that could not go yet. */
+typedef struct pending {
+    struct pending *next;
+    int to;
+    void *buf;      /* bounce buffer, or malloc'd (ack, queued request) */
+    size_t len;
+    int is_bounce;
+    int is_request; /* a received GETV waiting for a bounce buffer to answer from */
+} pending_t;
 
 static struct {
     char *slab;
     size_t buf_size;
     armcii_mr_t mr;
     ofi_op_t *recv_ops[AM_NRECV];
-    /* acknowledgements and receive re-posts the provider refused for now */
-    am_ack_t *acks;
-    int *ack_to;
-    int nacks, cap_acks;
     ofi_op_t *reposts[AM_NRECV];
     int nreposts;
+    pending_t *head, *tail;
 } am;
+
+/* ---- origin-side contexts named by cookies ---- */
+
+#define CTX_MAGIC 0x61726d63u
+
+typedef struct {
+    uint32_t magic;
+    armcii_req_t *req;
+    size_t n;       /* GETV: blocks to scatter */
+    char **lptr;
+    size_t *llen;
+    void *result;   /* RMW: where the old value goes */
+    size_t rsize;
+} am_ctx_t;
+
+static uint64_t req_cookie(const armcii_req_t *req)
+{
+    return ((uint64_t)(uint32_t)req->index << 32) | req->gen;
+}
+
+static armcii_req_t *cookie_req(uint64_t cookie)
+{
+    uint32_t slot = (uint32_t)(cookie >> 32), gen = (uint32_t)cookie;
+    if (slot >= (uint32_t)armcii_g.pool.nslots)
+        armcii_fatal("armci progress", "reply for request slot %u, beyond the pool", slot);
+    armcii_req_t *req = &armcii_g.pool.slots[slot];
+    if (!req->in_use || req->gen != gen)
+        armcii_fatal("armci progress",
+                     "reply for a request that is not in flight (slot %u, generation %u)", slot,
+                     gen);
+    return req;
+}
+
+static am_ctx_t *cookie_ctx(uint64_t cookie)
+{
+    am_ctx_t *c = (am_ctx_t *)(uintptr_t)cookie;
+    if (c == NULL || c->magic != CTX_MAGIC)
+        armcii_fatal("armci progress", "reply names no pending operation");
+    return c;
+}
+
+/* ---- sending and the pending queue ---- */
 
 static int post_recv(ofi_op_t *op)
 {
     return (int)fi_recv(armcii_ofi.ep, op->bounce, am.buf_size, am.mr.desc, FI_ADDR_UNSPEC,
                         &op->ctx);
+}
+
+static void enqueue(int to, void *buf, size_t len, int is_bounce, int is_request)
+{
+    pending_t *p = malloc(sizeof(*p));
+    if (!p)
+        armcii_fatal("armci progress", "out of memory queueing a message");
+    *p = (pending_t){NULL, to, buf, len, is_bounce, is_request};
+    if (am.tail)
+        am.tail->next = p;
+    else
+        am.head = p;
+    am.tail = p;
+}
+
+/* Send a bounce buffer; the buffer returns to the pool when the send completes. */
+static int try_send_bounce(int to, void *b, size_t len)
+{
+    ofi_op_t *op = armcii_ofi_op_get();
+    op->kind = OFI_OP_SEND;
+    op->target = to;
+    op->bounce = b;
+    int rc = (int)fi_send(armcii_ofi.ep, b, len, armcii_ofi.bounce_mr.desc,
+                          armcii_ofi.addrs[to], &op->ctx);
+    if (rc != 0)
+        armcii_ofi_op_put(op);
+    return rc;
+}
+
+/* A small message (ack) copied by the provider, or queued in a malloc'd copy. */
+static void send_small(int to, const void *msg, size_t len)
+{
+    int rc = am.head ? -FI_EAGAIN : (int)fi_inject(armcii_ofi.ep, msg, len, armcii_ofi.addrs[to]);
+    if (rc == 0)
+        return;
+    if (rc != -FI_EAGAIN)
+        armcii_ofi_fail("armci progress", "fi_inject", to, rc);
+    void *copy = malloc(len);
+    if (!copy)
+        armcii_fatal("armci progress", "out of memory queueing a message");
+    memcpy(copy, msg, len);
+    enqueue(to, copy, len, 0, 0);
+}
+
+/* From a handler: send a bounce buffer now or later, keeping order behind queued ones. */
+static void send_bounce_later(int to, void *b, size_t len)
+{
+    int rc = am.head ? -FI_EAGAIN : try_send_bounce(to, b, len);
+    if (rc == -FI_EAGAIN)
+        enqueue(to, b, len, 1, 0);
+    else if (rc != 0)
+        armcii_ofi_fail("armci progress", "fi_send", to, rc);
+}
+
+static int answer_getv(const am_hdr_t *h, size_t len); /* below */
+
+void armcii_am_flush_deferred(void)
+{
+    while (am.head) {
+        pending_t *p = am.head;
+        int rc;
+        if (p->is_request) {
+            rc = answer_getv(p->buf, p->len) ? 0 : -FI_EAGAIN;
+            if (rc == 0)
+                free(p->buf);
+        } else if (p->is_bounce) {
+            rc = try_send_bounce(p->to, p->buf, p->len);
+        } else {
+            rc = (int)fi_inject(armcii_ofi.ep, p->buf, p->len, armcii_ofi.addrs[p->to]);
+            if (rc == 0)
+                free(p->buf);
+        }
+        if (rc == -FI_EAGAIN)
+            break;
+        if (rc != 0)
+            armcii_ofi_fail("armci progress", "fi_send (queued)", p->to, rc);
+        am.head = p->next;
+        if (!am.head)
+            am.tail = NULL;
+        free(p);
+    }
+    while (am.nreposts > 0) {
+        int rc = post_recv(am.reposts[am.nreposts - 1]);
+        if (rc == -FI_EAGAIN)
+            break;
+        if (rc != 0)
+            armcii_ofi_fail("armci progress", "fi_recv", armcii_g.rank, rc);
+        am.nreposts--;
+    }
 }
 
 armcii_status_t armcii_am_init(void)
@@ -74,101 +225,185 @@ armcii_status_t armcii_am_init(void)
 
 void armcii_am_fini(void)
 {
-    /* Closing the endpoint cancels the posted receives; their contexts are ours. */
+    /* The endpoint is closed by now: posted receives are gone, queued sends never go. */
     for (int i = 0; i < AM_NRECV; i++)
         free(am.recv_ops[i]);
+    while (am.head) {
+        pending_t *p = am.head;
+        am.head = p->next;
+        if (!p->is_bounce)
+            free(p->buf);
+        free(p);
+    }
     armcii_ofi_mr_dereg(&am.mr);
     free(am.slab);
-    free(am.acks);
-    free(am.ack_to);
     memset(&am, 0, sizeof(am));
 }
 
-static int send_ack(int to, const am_ack_t *ack)
+/* ---- target side ---- */
+
+static const char tcall[] = "armci progress (incoming operation)";
+
+static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
 {
-    return (int)fi_inject(armcii_ofi.ep, ack, sizeof(*ack), armcii_ofi.addrs[to]);
+    if (len > 0 &&
+        !armcii_region_find(&armcii_g.regions, armcii_g.rank, (uintptr_t)addr, (size_t)len))
+        armcii_fatal(tcall, "rank %d reaches %p (+%llu bytes), outside every ARMCI allocation "
+                            "of this rank",
+                     h->src, (void *)(uintptr_t)addr, (unsigned long long)len);
 }
 
-static void defer_ack(int to, const am_ack_t *ack)
+static void apply_records(const am_hdr_t *h, size_t len)
 {
-    if (am.nacks == am.cap_acks) {
-        int cap = am.cap_acks ? 2 * am.cap_acks : 64;
-        am.acks = realloc(am.acks, (size_t)cap * sizeof(*am.acks));
-        am.ack_to = realloc(am.ack_to, (size_t)cap * sizeof(*am.ack_to));
-        if (!am.acks || !am.ack_to)
-            armcii_fatal("armci progress", "out of memory queueing an acknowledgement");
-        am.cap_acks = cap;
+    const char *p = (const char *)(h + 1), *end = (const char *)h + len;
+    int acc = h->kind == AM_ACCV;
+    if (acc && armcii_acc_type_size(h->type) == 0)
+        armcii_fatal(tcall, "accumulate of unknown type %d from rank %d", h->type, h->src);
+    /* Check everything before touching anything. */
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        am_blk_t b;
+        if ((size_t)(end - p) < sizeof(b))
+            armcii_fatal(tcall, "malformed message from rank %d", h->src);
+        memcpy(&b, p, sizeof(b));
+        if (b.len > (size_t)(end - p) - sizeof(b))
+            armcii_fatal(tcall, "malformed message from rank %d", h->src);
+        check_range(h, b.addr, b.len);
+        p += sizeof(b) + PAD8(b.len);
     }
-    am.acks[am.nacks] = *ack;
-    am.ack_to[am.nacks++] = to;
-}
-
-void armcii_am_flush_deferred(void)
-{
-    int i = 0;
-    for (; i < am.nacks; i++) {
-        int rc = send_ack(am.ack_to[i], &am.acks[i]);
-        if (rc == -FI_EAGAIN)
-            break;
-        if (rc != 0)
-            armcii_ofi_fail("armci progress", "fi_inject (acknowledgement)", am.ack_to[i], rc);
-    }
-    if (i > 0) {
-        memmove(am.acks, am.acks + i, (size_t)(am.nacks - i) * sizeof(*am.acks));
-        memmove(am.ack_to, am.ack_to + i, (size_t)(am.nacks - i) * sizeof(*am.ack_to));
-        am.nacks -= i;
-    }
-    while (am.nreposts > 0) {
-        int rc = post_recv(am.reposts[am.nreposts - 1]);
-        if (rc == -FI_EAGAIN)
-            break;
-        if (rc != 0)
-            armcii_ofi_fail("armci progress", "fi_recv", armcii_g.rank, rc);
-        am.nreposts--;
-    }
-}
-
-static void apply_acc(const am_hdr_t *h, size_t len)
-{
-    const char *call = "armci progress (incoming accumulate)";
-    if (len < sizeof(*h) || h->len > len - sizeof(*h) || armcii_acc_type_size(h->type) == 0)
-        armcii_fatal(call, "malformed message from rank %d (%zu bytes)", h->src, len);
-    if (!armcii_region_find(&armcii_g.regions, armcii_g.rank, (uintptr_t)h->addr, h->len))
-        armcii_fatal(call, "rank %d accumulates into %p (+%llu bytes), outside every ARMCI "
-                           "allocation of this rank",
-                     h->src, (void *)(uintptr_t)h->addr, (unsigned long long)h->len);
     int slot = armcii_g.shm ? armcii_g.node_rank : 0;
-    armcii_shm_acc(slot, h->type, h->scale, h + 1, (void *)(uintptr_t)h->addr, h->len);
-    am_ack_t ack = {.kind = AM_ACK, .cookie = h->cookie};
-    /* Keep acknowledgements in order behind any already waiting. */
-    if (am.nacks > 0 || send_ack(h->src, &ack) != 0)
-        defer_ack(h->src, &ack);
+    if (acc)
+        armcii_shm_acc_lock(slot);
+    p = (const char *)(h + 1);
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        am_blk_t b;
+        memcpy(&b, p, sizeof(b));
+        void *dst = (void *)(uintptr_t)b.addr;
+        if (acc)
+            armcii_acc_apply(h->type, h->scale, p + sizeof(b), dst, b.len);
+        else
+            memcpy(dst, p + sizeof(b), b.len);
+        p += sizeof(b) + PAD8(b.len);
+    }
+    if (acc)
+        armcii_shm_acc_unlock(slot);
+    am_hdr_t ack = {.kind = AM_ACK, .cookie = h->cookie};
+    send_small(h->src, &ack, offsetof(am_hdr_t, arg));
 }
 
-static void take_ack(const am_ack_t *a)
+/* Pack the entries of a GETV into a reply; 0 when no bounce buffer is free yet. */
+static int answer_getv(const am_hdr_t *h, size_t len)
 {
-    uint32_t slot = (uint32_t)(a->cookie >> 32), gen = (uint32_t)a->cookie;
-    if (slot >= (uint32_t)armcii_g.pool.nslots)
-        armcii_fatal("armci progress", "acknowledgement for request slot %u, beyond the pool",
-                     slot);
-    armcii_req_t *req = &armcii_g.pool.slots[slot];
-    if (!req->in_use || req->gen != gen)
-        armcii_fatal("armci progress", "acknowledgement for a request that is not in flight "
-                                       "(slot %u, generation %u)",
-                     slot, gen);
+    if (armcii_ofi.nbounce_free == 0)
+        return 0;
+    const am_blk_t *e = (const am_blk_t *)(h + 1);
+    size_t total = 0;
+    if (len < sizeof(*h) || h->nblk > (len - sizeof(*h)) / sizeof(*e))
+        armcii_fatal(tcall, "malformed get request from rank %d", h->src);
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        check_range(h, e[i].addr, e[i].len);
+        total += e[i].len;
+    }
+    if (total > armcii_ofi.bounce_size - sizeof(am_hdr_t))
+        armcii_fatal(tcall, "get request from rank %d asks for %zu bytes in one reply (more "
+                            "than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
+                     h->src, total);
+    char *b = armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
+    am_hdr_t *r = (am_hdr_t *)b;
+    memset(r, 0, sizeof(*r));
+    r->kind = AM_GETV_REPLY;
+    r->src = armcii_g.rank;
+    r->cookie = h->cookie;
+    char *d = (char *)(r + 1);
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        memcpy(d, (void *)(uintptr_t)e[i].addr, e[i].len);
+        d += e[i].len;
+    }
+    send_bounce_later(h->src, b, sizeof(*r) + total);
+    return 1;
+}
+
+static void take_getv_reply(const am_hdr_t *h, size_t len)
+{
+    am_ctx_t *c = cookie_ctx(h->cookie);
+    const char *d = (const char *)(h + 1);
+    size_t total = 0;
+    for (size_t i = 0; i < c->n; i++)
+        total += c->llen[i];
+    if (len < sizeof(*h) + total)
+        armcii_fatal(tcall, "short get reply from rank %d (%zu bytes)", h->src, len);
+    for (size_t i = 0; i < c->n; i++) {
+        memcpy(c->lptr[i], d, c->llen[i]);
+        d += c->llen[i];
+    }
+    armcii_req_t *req = c->req;
+    c->magic = 0;
+    free(c->lptr);
+    free(c);
+    armcii_req_op_done(req);
+}
+
+static void do_rmw(const am_hdr_t *h)
+{
+    uint64_t addr = h->arg[0];
+    size_t size = (h->type == ARMCII_RMW_FADD32 || h->type == ARMCII_RMW_SWAP32) ? 4 : 8;
+    if (addr % size != 0)
+        armcii_fatal(tcall, "read-modify-write from rank %d at %p is not %zu-byte aligned",
+                     h->src, (void *)(uintptr_t)addr, size);
+    check_range(h, addr, size);
+    am_hdr_t r = {.kind = AM_RMW_REPLY, .src = armcii_g.rank, .cookie = h->cookie};
+    r.arg[0] = armcii_rmw_apply(h->type, (void *)(uintptr_t)addr, h->arg[1], h->scale);
+    send_small(h->src, &r, sizeof(r));
+}
+
+static void take_rmw_reply(const am_hdr_t *h)
+{
+    am_ctx_t *c = cookie_ctx(h->cookie);
+    if (c->rsize == 4) {
+        uint32_t v = (uint32_t)h->arg[0];
+        memcpy(c->result, &v, 4);
+    } else {
+        memcpy(c->result, &h->arg[0], 8);
+    }
+    armcii_req_t *req = c->req;
+    c->magic = 0;
+    free(c);
     armcii_req_op_done(req);
 }
 
 void armcii_am_handle(ofi_op_t *op, size_t len)
 {
-    uint32_t kind;
-    memcpy(&kind, op->bounce, sizeof(kind));
-    if (kind == AM_ACC)
-        apply_acc(op->bounce, len);
-    else if (kind == AM_ACK && len >= sizeof(am_ack_t))
-        take_ack(op->bounce);
-    else
-        armcii_fatal("armci progress", "unknown message kind 0x%x (%zu bytes)", kind, len);
+    const am_hdr_t *h = op->bounce;
+    if (len < offsetof(am_hdr_t, arg))
+        armcii_fatal(tcall, "message of %zu bytes is too short", len);
+    switch (h->kind) {
+    case AM_PUTV:
+    case AM_ACCV:
+        apply_records(h, len);
+        break;
+    case AM_GETV:
+        if (am.head || !answer_getv(h, len)) {
+            void *copy = malloc(len);
+            if (!copy)
+                armcii_fatal(tcall, "out of memory queueing a get request");
+            memcpy(copy, h, len);
+            enqueue(h->src, copy, len, 0, 1);
+        }
+        break;
+    case AM_GETV_REPLY:
+        take_getv_reply(h, len);
+        break;
+    case AM_RMW:
+        do_rmw(h);
+        break;
+    case AM_RMW_REPLY:
+        take_rmw_reply(h);
+        break;
+    case AM_ACK:
+        armcii_req_op_done(cookie_req(h->cookie));
+        break;
+    default:
+        armcii_fatal(tcall, "unknown message kind 0x%x (%zu bytes)", h->kind, len);
+    }
     int rc = am.nreposts > 0 ? -FI_EAGAIN : post_recv(op);
     if (rc == -FI_EAGAIN)
         am.reposts[am.nreposts++] = op;
@@ -176,32 +411,168 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
         armcii_ofi_fail("armci progress", "fi_recv", armcii_g.rank, rc);
 }
 
-armcii_status_t armcii_am_acc(const char *call, armcii_req_t *req, int type, const void *scale,
-                              const void *src, size_t bytes, int target, uint64_t dst_addr)
+/* ---- origin side: building messages ---- */
+
+struct armcii_amb {
+    const char *call;
+    uint32_t kind;
+    int target, type;
+    size_t esize;
+    unsigned char scale[16];
+    armcii_req_t *req;
+    char *buf;     /* bounce buffer being filled, or NULL */
+    size_t used;   /* bytes of buf in use */
+    size_t reply;  /* GETV: bytes the reply will carry */
+    am_ctx_t *ctx; /* GETV: the blocks to scatter */
+    size_t cap;
+};
+
+static size_t room(void)
 {
-    size_t esize = armcii_acc_type_size(type);
-    size_t room = (armcii_ofi.bounce_size - sizeof(am_hdr_t)) / esize * esize;
-    for (size_t off = 0; off < bytes; off += room) {
-        size_t chunk = bytes - off < room ? bytes - off : room;
-        char *b = armcii_ofi_bounce_get(call);
-        am_hdr_t *h = (am_hdr_t *)b;
-        memset(h, 0, sizeof(*h));
-        h->kind = AM_ACC;
-        h->src = armcii_g.rank;
-        h->type = type;
-        h->len = chunk;
-        h->addr = dst_addr + off;
-        h->cookie = ((uint64_t)(uint32_t)req->index << 32) | req->gen;
-        memcpy(h->scale, scale, esize);
-        memcpy(h + 1, (const char *)src + off, chunk);
-        ofi_op_t *op = armcii_ofi_op_get();
-        op->kind = OFI_OP_SEND;
-        op->target = target;
-        op->bounce = b;
-        req->pending++; /* completed by the acknowledgement, not by the send */
-        OFI_RETRY(call, "fi_send (accumulate)", target,
-                  fi_send(armcii_ofi.ep, b, sizeof(*h) + chunk, armcii_ofi.bounce_mr.desc,
-                          armcii_ofi.addrs[target], &op->ctx));
+    return armcii_ofi.bounce_size;
+}
+
+static void amb_open(armcii_amb_t *b)
+{
+    b->buf = armcii_ofi_bounce_get(b->call);
+    am_hdr_t *h = (am_hdr_t *)b->buf;
+    memset(h, 0, sizeof(*h));
+    h->kind = b->kind;
+    h->src = armcii_g.rank;
+    h->type = b->type;
+    memcpy(h->scale, b->scale, sizeof(h->scale));
+    b->used = sizeof(*h);
+    b->reply = 0;
+    if (b->kind == AM_GETV) {
+        b->ctx = calloc(1, sizeof(*b->ctx));
+        b->cap = 16;
+        if (b->ctx) {
+            b->ctx->lptr = malloc(b->cap * (sizeof(char *) + sizeof(size_t)));
+            b->ctx->llen = (size_t *)(b->ctx->lptr + b->cap);
+        }
+        if (!b->ctx || !b->ctx->lptr)
+            armcii_fatal(b->call, "out of memory");
+        b->ctx->magic = CTX_MAGIC;
+        b->ctx->req = b->req;
+        h->cookie = (uint64_t)(uintptr_t)b->ctx;
+    } else {
+        h->cookie = req_cookie(b->req);
     }
+}
+
+/* Send what has been built; the request then awaits one ack or reply for it. */
+static void amb_send(armcii_amb_t *b)
+{
+    if (!b->buf)
+        return;
+    b->req->pending++;
+    OFI_RETRY(b->call, "fi_send", b->target, try_send_bounce(b->target, b->buf, b->used));
+    b->buf = NULL;
+    b->ctx = NULL;
+}
+
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, int what, int type,
+                               const void *scale, int target)
+{
+    armcii_amb_t *b = calloc(1, sizeof(*b));
+    if (!b)
+        armcii_fatal(call, "out of memory");
+    b->call = call;
+    b->kind = what == ARMCII_AMB_PUT ? AM_PUTV : what == ARMCII_AMB_ACC ? AM_ACCV : AM_GETV;
+    b->type = type;
+    b->esize = what == ARMCII_AMB_ACC ? armcii_acc_type_size(type) : 1;
+    if (what == ARMCII_AMB_ACC)
+        memcpy(b->scale, scale, b->esize);
+    b->target = target;
+    b->req = req;
+    return b;
+}
+
+void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
+{
+    while (len > 0) {
+        if (!b->buf)
+            amb_open(b);
+        am_hdr_t *h = (am_hdr_t *)b->buf;
+        size_t piece;
+        if (b->kind == AM_GETV) {
+            size_t data_room = room() - sizeof(am_hdr_t) - b->reply;
+            piece = len < data_room ? len : data_room;
+            if (b->used + sizeof(am_blk_t) > room() || piece == 0) {
+                amb_send(b);
+                continue;
+            }
+            am_blk_t e = {remote, piece};
+            memcpy(b->buf + b->used, &e, sizeof(e));
+            b->used += sizeof(e);
+            b->reply += piece;
+            am_ctx_t *c = b->ctx;
+            if (c->n == b->cap) {
+                size_t cap = 2 * b->cap;
+                char **np = malloc(cap * (sizeof(char *) + sizeof(size_t)));
+                if (!np)
+                    armcii_fatal(b->call, "out of memory");
+                size_t *nl = (size_t *)(np + cap);
+                memcpy(np, c->lptr, c->n * sizeof(char *));
+                memcpy(nl, c->llen, c->n * sizeof(size_t));
+                free(c->lptr);
+                c->lptr = np;
+                c->llen = nl;
+                b->cap = cap;
+            }
+            c->lptr[c->n] = local;
+            c->llen[c->n++] = piece;
+        } else {
+            size_t avail = room() - b->used;
+            if (avail < sizeof(am_blk_t) + b->esize) {
+                amb_send(b);
+                continue;
+            }
+            avail -= sizeof(am_blk_t);
+            piece = len < avail ? len : avail / b->esize * b->esize;
+            am_blk_t r = {remote, piece};
+            memcpy(b->buf + b->used, &r, sizeof(r));
+            memcpy(b->buf + b->used + sizeof(r), local, piece);
+            b->used += sizeof(r) + PAD8(piece);
+            if (b->used > room())
+                b->used = room(); /* padding of the last record may be cut */
+        }
+        h->nblk++;
+        local += piece;
+        remote += piece;
+        len -= piece;
+    }
+}
+
+void armcii_amb_end(armcii_amb_t *b)
+{
+    amb_send(b);
+    free(b);
+}
+
+armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result,
+                              size_t rsize, int target, uint64_t addr, uint64_t operand,
+                              uint64_t comparand)
+{
+    am_ctx_t *c = calloc(1, sizeof(*c));
+    if (!c)
+        armcii_fatal(call, "out of memory");
+    c->magic = CTX_MAGIC;
+    c->req = req;
+    c->result = result;
+    c->rsize = rsize;
+    char *b = armcii_ofi_bounce_get(call);
+    am_hdr_t *h = (am_hdr_t *)b;
+    memset(h, 0, sizeof(*h));
+    h->kind = AM_RMW;
+    h->src = armcii_g.rank;
+    h->type = op;
+    h->cookie = (uint64_t)(uintptr_t)c;
+    h->arg[0] = addr;
+    h->arg[1] = operand;
+    memcpy(h->scale, &comparand, sizeof(comparand));
+    req->pending++;
+    OFI_RETRY(call, "fi_send (read-modify-write)", target,
+              try_send_bounce(target, b, sizeof(*h)));
     return ARMCII_OK;
 }

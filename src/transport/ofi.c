@@ -140,8 +140,8 @@ static struct fi_info *make_hints(int atomics, int dc, int manual, int ordered)
     /* Providers report only the ordering asked for: ask for what saves us waits (reads
      * and writes after writes to one target), and take none where it is not offered. */
     if (ordered) {
-        h->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW;
-        h->rx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW;
+        h->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAS;
+        h->rx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAS;
     }
     return h;
 }
@@ -296,6 +296,13 @@ armcii_status_t armcii_ofi_init(void)
     uint64_t order = info->tx_attr->msg_order;
     armcii_g.order_raw = (order & FI_ORDER_RAW) != 0;
     armcii_g.order_waw = (order & FI_ORDER_WAW) != 0;
+    armcii_g.order_sas = (order & FI_ORDER_SAS) != 0;
+    if (info->tx_attr->inject_size < 56) {
+        /* acknowledgements and read-modify-write replies go out with fi_inject */
+        armcii_warn("ARMCI_Init: provider %s injects at most %zu bytes; armci-ofi needs 56",
+                    armcii_ofi_provider(), info->tx_attr->inject_size);
+        return ARMCII_EFABRIC;
+    }
 
     /* Protocol limits for the selector. Inject puts complete locally only; they are
      * used where a later read can flush them (read-after-write ordering). */

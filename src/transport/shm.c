@@ -235,16 +235,26 @@ void armcii_shm_free(size_t off, size_t rounded)
     armcii_halloc_free(&armcii_g.halloc, off, rounded);
 }
 
-void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
-                    size_t bytes)
+void armcii_shm_acc_lock(int slot)
 {
-    pthread_mutex_t *m = &armcii_g.slots[owner_node_rank].acc_lock;
+    pthread_mutex_t *m = &armcii_g.slots[slot].acc_lock;
     if (pthread_mutex_lock(m) == EOWNERDEAD) {
         armcii_warn("a process died while accumulating into node-local rank %d; its last "
                     "accumulate may be partial",
-                    owner_node_rank);
+                    slot);
         pthread_mutex_consistent(m);
     }
+}
+
+void armcii_shm_acc_unlock(int slot)
+{
+    pthread_mutex_unlock(&armcii_g.slots[slot].acc_lock);
+}
+
+void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
+                    size_t bytes)
+{
+    armcii_shm_acc_lock(owner_node_rank);
     armcii_acc_apply(type, scale, src, dst, bytes);
-    pthread_mutex_unlock(m);
+    armcii_shm_acc_unlock(owner_node_rank);
 }

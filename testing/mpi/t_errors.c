@@ -18,6 +18,8 @@ int main(int argc, char **argv)
     void **base = malloc((size_t)t_np * sizeof(void *));
     ARMCI_Malloc(base, 64);
     int peer = (t_me + 1) % t_np;
+    if (strncmp(c, "mutex", 5) == 0 || strncmp(c, "unlock", 6) == 0)
+        ARMCI_Create_mutexes(2);
     ARMCI_Barrier();
     if (strcmp(c, "after_finalize") == 0)
         ARMCI_Finalize(); /* collective: everybody, then rank 0 misuses it */
@@ -44,6 +46,35 @@ int main(int argc, char **argv)
             ARMCI_NbGet(base[peer], buf, 8, peer, &h);
             ARMCI_Wait(&h);
             ARMCI_Wait(&h);
+        } else if (strcmp(c, "stride_levels") == 0) {
+            int st[9] = {8, 8, 8, 8, 8, 8, 8, 8, 8}, cnt[10] = {8, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+            ARMCI_PutS(buf, st, base[peer], st, cnt, 9, peer);
+        } else if (strcmp(c, "negative_count") == 0) {
+            int st[1] = {8}, cnt[2] = {8, -2};
+            ARMCI_GetS(base[peer], st, buf, st, cnt, 1, peer);
+        } else if (strcmp(c, "small_stride") == 0) {
+            int st[1] = {4}, cnt[2] = {8, 2};
+            ARMCI_PutS(buf, st, base[peer], st, cnt, 1, peer);
+        } else if (strcmp(c, "null_iov") == 0) {
+            ARMCI_PutV(NULL, 2, peer);
+        } else if (strcmp(c, "mutex_range") == 0) {
+            ARMCI_Lock(5, peer); /* mutexes were created: 2 per process */
+        } else if (strcmp(c, "unlock_not_held") == 0) {
+            ARMCI_Unlock(0, peer);
+        } else if (strcmp(c, "group_duplicate") == 0) {
+            int ids[2] = {0, 0};
+            ARMCI_Group g;
+            ARMCI_Group_create(2, ids, &g);
+        } else if (strcmp(c, "group_range") == 0) {
+            int ids[2] = {0, 99};
+            ARMCI_Group g;
+            ARMCI_Group_create(2, ids, &g);
+        } else if (strcmp(c, "rmw_op") == 0) {
+            int v;
+            ARMCI_Rmw(7, &v, base[peer], 1, peer);
+        } else if (strcmp(c, "msg_op") == 0) {
+            int v = 1;
+            armci_msg_igop(&v, 1, "xor");
         } else if (strcmp(c, "after_finalize") == 0) {
             ARMCI_Get(buf, buf, 8, 0);
         }

@@ -24,6 +24,16 @@ static int t_me, t_np, t_checks, t_failed;
         }                                                                                          \
     } while (0)
 
+/* A small deterministic generator, so every process can replay another's choices. */
+static inline unsigned long t_rand(unsigned long *state)
+{
+    unsigned long x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
 /* MPI is initialised by the test, so ARMCI must leave it alone at finalize. */
 static inline void t_init(int *argc, char ***argv)
 {

@@ -1,0 +1,479 @@
+/*
+ * armci_msg_*: message passing and collectives over MPI. Every wait drives ARMCI progress,
+ * so a process sitting in a collective still serves one-sided operations aimed at it.
+ * Process arguments (roots, senders) are absolute ids, as in ARMCI-MPI.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* The communicator of a scope; MPI_COMM_NULL when this process is not in it. */
+static MPI_Comm scope_comm(const char *call, int scope, MPI_Comm all)
+{
+    switch (scope) {
+    case SCOPE_ALL:
+        return all;
+    case SCOPE_NODE:
+        return armcii_g.node_comm;
+    case SCOPE_MASTERS:
+        return armcii_g.masters_comm;
+    default:
+        armcii_fatal(call, "scope %d is not SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS", scope);
+    }
+}
+
+/* Rank in @p comm of absolute process @p abs, or an error naming it. */
+static int rank_in(const char *call, MPI_Comm comm, int abs)
+{
+    armcii_check_rank(call, abs);
+    MPI_Group g_world, g_comm;
+    int r;
+    MPI_Comm_group(armcii_g.comm, &g_world);
+    MPI_Comm_group(comm, &g_comm);
+    MPI_Group_translate_ranks(g_world, 1, &abs, g_comm, &r);
+    MPI_Group_free(&g_world);
+    MPI_Group_free(&g_comm);
+    if (r == MPI_UNDEFINED)
+        armcii_fatal(call, "process %d is not in the communicating group", abs);
+    return r;
+}
+
+static MPI_Datatype mpi_type(const char *call, int type, size_t *size_p)
+{
+    switch (type) {
+    case ARMCI_INT: *size_p = sizeof(int); return MPI_INT;
+    case ARMCI_LONG: *size_p = sizeof(long); return MPI_LONG;
+    case ARMCI_LONG_LONG: *size_p = sizeof(long long); return MPI_LONG_LONG;
+    case ARMCI_FLOAT: *size_p = sizeof(float); return MPI_FLOAT;
+    case ARMCI_DOUBLE: *size_p = sizeof(double); return MPI_DOUBLE;
+    default:
+        armcii_fatal(call, "type %d is not one of ARMCI_INT, _LONG, _LONG_LONG, _FLOAT, _DOUBLE",
+                     type);
+    }
+}
+
+/* Replace each element by its absolute value (for absmax/absmin). */
+static void make_abs(void *x, int n, int type)
+{
+    for (int i = 0; i < n; i++) {
+        switch (type) {
+        case ARMCI_INT: ((int *)x)[i] = abs(((int *)x)[i]); break;
+        case ARMCI_LONG: ((long *)x)[i] = labs(((long *)x)[i]); break;
+        case ARMCI_LONG_LONG: ((long long *)x)[i] = llabs(((long long *)x)[i]); break;
+        case ARMCI_FLOAT: ((float *)x)[i] = fabsf(((float *)x)[i]); break;
+        case ARMCI_DOUBLE: ((double *)x)[i] = fabs(((double *)x)[i]); break;
+        }
+    }
+}
+
+static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p)
+{
+    *abs_p = 0;
+    if (op == NULL)
+        armcii_fatal(call, "op is NULL");
+    if (strcmp(op, "+") == 0)
+        return MPI_SUM;
+    if (strcmp(op, "*") == 0)
+        return MPI_PROD;
+    if (strcmp(op, "max") == 0)
+        return MPI_MAX;
+    if (strcmp(op, "min") == 0)
+        return MPI_MIN;
+    if (strcmp(op, "absmax") == 0 || strcmp(op, "absmin") == 0) {
+        *abs_p = 1;
+        return op[3] == 'm' && op[4] == 'a' ? MPI_MAX : MPI_MIN;
+    }
+    if (strcmp(op, "or") == 0 && type != ARMCI_FLOAT && type != ARMCI_DOUBLE)
+        return MPI_BOR;
+    armcii_fatal(call, "operation \"%s\" is not one of +, *, max, min, absmax, absmin%s", op,
+                 type != ARMCI_FLOAT && type != ARMCI_DOUBLE ? ", or" : "");
+}
+
+/* x = op over the processes of comm; in place, everyone gets the result. */
+static void allreduce(const char *call, void *x, int n, const char *op, int type, MPI_Comm comm)
+{
+    size_t es;
+    MPI_Datatype dt = mpi_type(call, type, &es);
+    int absolute;
+    MPI_Op mop = mpi_op(call, op, type, &absolute);
+    if (n < 0)
+        armcii_fatal(call, "element count is negative (%d)", n);
+    if (comm == MPI_COMM_NULL || n == 0)
+        return;
+    armcii_check_local(call, "x", x, (size_t)n);
+    if (absolute)
+        make_abs(x, n, type);
+    MPI_Request r;
+    MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &r);
+    armcii_mpi_wait(call, &r);
+}
+
+static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm comm)
+{
+    armcii_check_count(call, "len", len);
+    if (comm == MPI_COMM_NULL || len == 0)
+        return;
+    armcii_check_local(call, "buffer", buf, (size_t)len);
+    MPI_Request r;
+    MPI_Ibcast(buf, len, MPI_BYTE, rank_in(call, comm, root_abs), comm, &r);
+    armcii_mpi_wait(call, &r);
+}
+
+static void barrier(const char *call, MPI_Comm comm)
+{
+    MPI_Request r;
+    MPI_Ibarrier(comm, &r);
+    armcii_mpi_wait(call, &r);
+}
+
+#define MSG_ENTER(name)                                                                            \
+    static const char call[] = name;                                                               \
+    armcii_enter(call)
+
+/* ---- identity and odds and ends ---- */
+
+int armci_msg_me(void)
+{
+    int r = 0;
+    if (armcii_g.initialized)
+        return armcii_g.rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r); /* usable before ARMCI_Init, as tcgmsg codes expect */
+    return r;
+}
+
+int armci_msg_nproc(void)
+{
+    int n = 1;
+    if (armcii_g.initialized)
+        return armcii_g.nproc;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    return n;
+}
+
+void armci_msg_abort(int code)
+{
+    ARMCI_Error("armci_msg_abort called", code);
+}
+
+double armci_timer(void)
+{
+    return MPI_Wtime();
+}
+
+/* ---- point to point ---- */
+
+void armci_msg_snd(int tag, void *buffer, int len, int to)
+{
+    MSG_ENTER("armci_msg_snd");
+    armcii_check_rank(call, to);
+    armcii_check_count(call, "len", len);
+    armcii_check_local(call, "buffer", buffer, (size_t)len);
+    MPI_Request r;
+    MPI_Isend(buffer, len, MPI_BYTE, to, tag, armcii_g.comm, &r);
+    armcii_mpi_wait(call, &r);
+    armcii_unlock();
+}
+
+static int receive(const char *call, int tag, void *buffer, int buflen, int *msglen, int from)
+{
+    armcii_check_count(call, "buflen", buflen);
+    armcii_check_local(call, "buffer", buffer, (size_t)buflen);
+    MPI_Status st;
+    MPI_Request r;
+    int done = 0;
+    MPI_Irecv(buffer, buflen, MPI_BYTE, from, tag, armcii_g.comm, &r);
+    /* A message longer than buflen is an MPI truncation error, reported by MPI itself. */
+    while (!done) {
+        armcii_progress();
+        MPI_Test(&r, &done, &st);
+    }
+    if (msglen) {
+        int got;
+        MPI_Get_count(&st, MPI_BYTE, &got);
+        *msglen = got;
+    }
+    return st.MPI_SOURCE;
+}
+
+void armci_msg_rcv(int tag, void *buffer, int buflen, int *msglen, int from)
+{
+    MSG_ENTER("armci_msg_rcv");
+    armcii_check_rank(call, from);
+    receive(call, tag, buffer, buflen, msglen, from);
+    armcii_unlock();
+}
+
+int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
+{
+    MSG_ENTER("armci_msg_rcvany");
+    int from = receive(call, tag, buffer, buflen, msglen, MPI_ANY_SOURCE);
+    armcii_unlock();
+    return from;
+}
+
+/* ---- barriers and broadcasts ---- */
+
+void armci_msg_barrier(void)
+{
+    MSG_ENTER("armci_msg_barrier");
+    barrier(call, armcii_g.comm);
+    armcii_unlock();
+}
+
+void armci_msg_group_barrier(ARMCI_Group *group)
+{
+    MSG_ENTER("armci_msg_group_barrier");
+    armcii_check_local(call, "group", group, 1);
+    if (group->comm != MPI_COMM_NULL)
+        barrier(call, group->comm);
+    armcii_unlock();
+}
+
+void armci_msg_bcast_scope(int scope, void *buffer, int len, int root)
+{
+    MSG_ENTER("armci_msg_bcast_scope");
+    bcast(call, buffer, len, root, scope_comm(call, scope, armcii_g.comm));
+    armcii_unlock();
+}
+
+void armci_msg_bcast(void *buffer, int len, int root)
+{
+    MSG_ENTER("armci_msg_bcast");
+    bcast(call, buffer, len, root, armcii_g.comm);
+    armcii_unlock();
+}
+
+void armci_msg_brdcst(void *buffer, int len, int root)
+{
+    MSG_ENTER("armci_msg_brdcst");
+    bcast(call, buffer, len, root, armcii_g.comm);
+    armcii_unlock();
+}
+
+void armci_msg_group_bcast_scope(int scope, void *buf, int len, int root, ARMCI_Group *group)
+{
+    MSG_ENTER("armci_msg_group_bcast_scope");
+    armcii_check_local(call, "group", group, 1);
+    bcast(call, buf, len, root, scope_comm(call, scope, group->comm));
+    armcii_unlock();
+}
+
+void armci_msg_clus_brdcst(void *buf, int len)
+{
+    MSG_ENTER("armci_msg_clus_brdcst");
+    /* among the node leaders, from the leader of the first node */
+    bcast(call, buf, len, 0, armcii_g.masters_comm);
+    armcii_unlock();
+}
+
+void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_nproc,
+                           ARMCI_Group *mastergroup)
+{
+    MSG_ENTER("armci_grp_clus_brdcst");
+    armcii_check_local(call, "mastergroup", mastergroup, 1);
+    bcast(call, buf, len, grp_master, mastergroup->comm);
+    armcii_unlock();
+}
+
+/* A binary tree over the processes of a scope, in absolute ids (-1: none). */
+void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
+{
+    MSG_ENTER("armci_msg_bintree");
+    MPI_Comm comm = scope_comm(call, scope, armcii_g.comm);
+    *Root = *Up = *Left = *Right = -1;
+    if (comm != MPI_COMM_NULL) {
+        int me, n;
+        MPI_Comm_rank(comm, &me);
+        MPI_Comm_size(comm, &n);
+        int rel[4] = {0, me > 0 ? (me - 1) / 2 : -1, 2 * me + 1 < n ? 2 * me + 1 : -1,
+                      2 * me + 2 < n ? 2 * me + 2 : -1};
+        int absr[4];
+        MPI_Group g_comm, g_world;
+        MPI_Comm_group(comm, &g_comm);
+        MPI_Comm_group(armcii_g.comm, &g_world);
+        for (int i = 0; i < 4; i++) {
+            absr[i] = -1;
+            if (rel[i] >= 0)
+                MPI_Group_translate_ranks(g_comm, 1, &rel[i], g_world, &absr[i]);
+        }
+        MPI_Group_free(&g_comm);
+        MPI_Group_free(&g_world);
+        *Root = absr[0];
+        *Up = absr[1];
+        *Left = absr[2];
+        *Right = absr[3];
+    }
+    armcii_unlock();
+}
+
+/* ---- reductions ---- */
+
+void armci_msg_gop_scope(int scope, void *x, int n, char *op, int type)
+{
+    MSG_ENTER("armci_msg_gop_scope");
+    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm));
+    armcii_unlock();
+}
+
+void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type,
+                               ARMCI_Group *group)
+{
+    MSG_ENTER("armci_msg_group_gop_scope");
+    armcii_check_local(call, "group", group, 1);
+    allreduce(call, x, n, op, type, scope_comm(call, scope, group->comm));
+    armcii_unlock();
+}
+
+/* Reduction with the result on every process (process 0, where ARMCI wants it, included). */
+void armci_msg_reduce(void *x, int n, char *op, int type)
+{
+    MSG_ENTER("armci_msg_reduce");
+    allreduce(call, x, n, op, type, armcii_g.comm);
+    armcii_unlock();
+}
+
+void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
+{
+    MSG_ENTER("armci_msg_reduce_scope");
+    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm));
+    armcii_unlock();
+}
+
+/* One definition per element type and communicator choice. */
+#define GOP(fname, ctype, atype, comm_expr)                                                        \
+    void fname(ctype *x, int n, char *op)                                                          \
+    {                                                                                              \
+        MSG_ENTER(#fname);                                                                         \
+        allreduce(call, x, n, op, atype, comm_expr);                                               \
+        armcii_unlock();                                                                           \
+    }
+#define GROUP_GOP(fname, ctype, atype)                                                             \
+    void fname(ctype *x, int n, char *op, ARMCI_Group *group)                                      \
+    {                                                                                              \
+        MSG_ENTER(#fname);                                                                         \
+        armcii_check_local(call, "group", group, 1);                                               \
+        allreduce(call, x, n, op, atype, group->comm);                                             \
+        armcii_unlock();                                                                           \
+    }
+
+GOP(armci_msg_igop, int, ARMCI_INT, armcii_g.comm)
+GOP(armci_msg_lgop, long, ARMCI_LONG, armcii_g.comm)
+GOP(armci_msg_llgop, long long, ARMCI_LONG_LONG, armcii_g.comm)
+GOP(armci_msg_fgop, float, ARMCI_FLOAT, armcii_g.comm)
+GOP(armci_msg_dgop, double, ARMCI_DOUBLE, armcii_g.comm)
+GOP(armci_msg_clus_igop, int, ARMCI_INT, armcii_g.masters_comm)
+GOP(armci_msg_clus_lgop, long, ARMCI_LONG, armcii_g.masters_comm)
+GOP(armci_msg_clus_llgop, long long, ARMCI_LONG_LONG, armcii_g.masters_comm)
+GOP(armci_msg_clus_fgop, float, ARMCI_FLOAT, armcii_g.masters_comm)
+GOP(armci_msg_clus_dgop, double, ARMCI_DOUBLE, armcii_g.masters_comm)
+GROUP_GOP(armci_msg_group_igop, int, ARMCI_INT)
+GROUP_GOP(armci_msg_group_lgop, long, ARMCI_LONG)
+GROUP_GOP(armci_msg_group_llgop, long long, ARMCI_LONG_LONG)
+GROUP_GOP(armci_msg_group_fgop, float, ARMCI_FLOAT)
+GROUP_GOP(armci_msg_group_dgop, double, ARMCI_DOUBLE)
+
+/* ---- selection ---- */
+
+/* Every process gets the @p n bytes of @p x of the contributing process whose first element
+ * (of @p type) is the smallest ("min") or largest ("max"). */
+static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const char *op,
+                         int type, int contribute)
+{
+    size_t es;
+    mpi_type(call, type, &es);
+    if (op == NULL || (strcmp(op, "min") != 0 && strcmp(op, "max") != 0))
+        armcii_fatal(call, "operation \"%s\" is not min or max", op ? op : "(null)");
+    armcii_check_count(call, "n", n);
+    if (comm == MPI_COMM_NULL)
+        return;
+    int want_max = op[1] == 'a';
+    struct {
+        double key;
+        int contributes;
+    } mine = {0, contribute != 0}, *all;
+    if (contribute) {
+        armcii_check_local(call, "x", x, (size_t)n);
+        switch (type) {
+        case ARMCI_INT: mine.key = *(int *)x; break;
+        case ARMCI_LONG: mine.key = (double)*(long *)x; break;
+        case ARMCI_LONG_LONG: mine.key = (double)*(long long *)x; break;
+        case ARMCI_FLOAT: mine.key = *(float *)x; break;
+        default: mine.key = *(double *)x; break;
+        }
+    }
+    int size;
+    MPI_Comm_size(comm, &size);
+    all = malloc((size_t)size * sizeof(*all));
+    if (!all)
+        armcii_fatal(call, "out of memory");
+    MPI_Request r;
+    MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, comm, &r);
+    armcii_mpi_wait(call, &r);
+    /* Every process picks the same winner: best key among contributors, lowest rank on ties. */
+    int winner = -1;
+    for (int i = 0; i < size; i++) {
+        if (!all[i].contributes)
+            continue;
+        if (winner < 0 || (want_max ? all[i].key > all[winner].key : all[i].key < all[winner].key))
+            winner = i;
+    }
+    free(all);
+    if (winner < 0 || n == 0)
+        return;
+    MPI_Ibcast(x, n, MPI_BYTE, winner, comm, &r);
+    armcii_mpi_wait(call, &r);
+}
+
+void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int contribute)
+{
+    MSG_ENTER("armci_msg_sel_scope");
+    select_scope(call, scope_comm(call, scope, armcii_g.comm), x, n, op, type, contribute);
+    armcii_unlock();
+}
+
+void armci_msg_sel(void *x, int n, char *op, int type, int contribute)
+{
+    MSG_ENTER("armci_msg_sel");
+    select_scope(call, armcii_g.comm, x, n, op, type, contribute);
+    armcii_unlock();
+}
+
+/* ---- address exchange ---- */
+
+static void exchange(const char *call, void *ptr_arr[], int n, MPI_Comm comm)
+{
+    int me, size;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &size);
+    if (n != size)
+        armcii_fatal(call, "n is %d but the group has %d processes", n, size);
+    armcii_check_local(call, "ptr_arr", ptr_arr, (size_t)n);
+    MPI_Request r;
+    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void *), MPI_BYTE, comm,
+                   &r);
+    armcii_mpi_wait(call, &r);
+}
+
+void armci_exchange_address(void *ptr_ar[], int n)
+{
+    MSG_ENTER("armci_exchange_address");
+    exchange(call, ptr_ar, n, armcii_g.comm);
+    armcii_unlock();
+}
+
+void armci_exchange_address_grp(void *ptr_arr[], int n, ARMCI_Group *group)
+{
+    MSG_ENTER("armci_exchange_address_grp");
+    armcii_check_local(call, "group", group, 1);
+    exchange(call, ptr_arr, n, group->comm);
+    armcii_unlock();
+}
+
+/* Profiling names of the barriers, as ARMCI-MPI has them. */
+#pragma weak armci_msg_barrier
+#pragma weak armci_msg_group_barrier
+extern __typeof__(armci_msg_barrier) parmci_msg_barrier __attribute__((alias("armci_msg_barrier")));
+extern __typeof__(armci_msg_group_barrier) parmci_msg_group_barrier
+    __attribute__((alias("armci_msg_group_barrier")));
