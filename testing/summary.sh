@@ -8,6 +8,8 @@ for d in "$@"; do
     for l in testing/unit/test_core.log testing/suite.sh.log testing/errors.sh.log; do
         logs="$logs $d/$l"
     done
+    # present when Global Arrays was found
+    [ -f "$d/testing/ga.sh.log" ] && logs="$logs $d/testing/ga.sh.log"
 done
 pass=0
 fail=0

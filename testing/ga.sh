@@ -1,0 +1,52 @@
+#!/bin/sh
+# Global Arrays (Debian's prebuilt libga-openmpi) on our libarmci: the link must take
+# armci-ofi and nothing of ARMCI-MPI, and the GA test program must pass with shared
+# memory on and off and over several providers.
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${top_builddir:-.}/testing/ga/t_ga
+real=$(dirname "$bin")/.libs/t_ga
+[ -x "$real" ] || real=$bin
+run="$here/run-mpi.sh"
+pass=0
+fail=0
+result() {
+    if [ "$1" = ok ]; then
+        echo "PASS: $2"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $2 ($1)"
+        fail=$((fail + 1))
+    fi
+}
+
+# ARMCI-MPI's library is static: had the link taken it, its internal ARMCII_ symbols
+# would be in the program and no libarmci.so in its dependencies.
+if nm "$real" 2>/dev/null | grep -q ' ARMCII_'; then
+    result "ARMCI-MPI code is linked in" "ga/link takes armci-ofi"
+elif ! ldd "$real" | grep -q 'libarmci.so'; then
+    result "libarmci.so is not a dependency" "ga/link takes armci-ofi"
+else
+    result ok "ga/link takes armci-ofi"
+fi
+
+one() { # one NAME NPROCS ENV...
+    name=$1
+    np=$2
+    shift 2
+    log=$(mktemp)
+    if env "$@" "$run" "$np" "$bin" >"$log" 2>&1 && grep -q " 0 failed" "$log"; then
+        result ok "$name"
+    else
+        result "see output" "$name"
+        sed 's/^/    /' "$log" | tail -20
+    fi
+    rm -f "$log"
+}
+one "ga np=4 shm" 4 ARMCI_SHM=1
+one "ga np=3 shm" 3 ARMCI_SHM=1
+one "ga np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "ga np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
+one "ga np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
+one "ga np=4 shm, one domain per process" 4 ARMCI_SHM=1 ARMCI_DOMAIN_NODE=0
+echo "ga: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
