@@ -1,0 +1,159 @@
+/* armci_msg_*: reductions with every operation and type checked against MPI's own
+ * results, broadcasts, point to point, selection, the binary tree, address exchange and
+ * group variants. */
+#include <math.h>
+#include <string.h>
+
+#include "tester.h"
+
+int main(int argc, char **argv)
+{
+    t_init(&argc, &argv);
+    CHECK(armci_msg_me() == t_me && armci_msg_nproc() == t_np, "me/nproc");
+
+    /* reductions */
+    const char *ops[] = {"+", "*", "max", "min", "absmax", "absmin"};
+    for (int o = 0; o < 6; o++) {
+        double d[3], dref[3];
+        long l[3], lref[3];
+        int iv[3], iref[3];
+        float f[3], fref[3];
+        long long ll[3], llref[3];
+        for (int k = 0; k < 3; k++) {
+            double v = (t_me % 2 ? -1.0 : 1.0) * (t_me + 1 + k); /* mixed signs */
+            d[k] = dref[k] = v;
+            f[k] = fref[k] = (float)v;
+            l[k] = lref[k] = (long)v;
+            iv[k] = iref[k] = (int)v;
+            ll[k] = llref[k] = (long long)v;
+        }
+        armci_msg_dgop(d, 3, (char *)ops[o]);
+        armci_msg_fgop(f, 3, (char *)ops[o]);
+        armci_msg_lgop(l, 3, (char *)ops[o]);
+        armci_msg_igop(iv, 3, (char *)ops[o]);
+        armci_msg_llgop(ll, 3, (char *)ops[o]);
+        int absop = o >= 4;
+        MPI_Op mop = o == 0 ? MPI_SUM : o == 1 ? MPI_PROD : (o == 2 || o == 4) ? MPI_MAX : MPI_MIN;
+        if (absop)
+            for (int k = 0; k < 3; k++) {
+                dref[k] = fabs(dref[k]);
+                fref[k] = fabsf(fref[k]);
+                lref[k] = labs(lref[k]);
+                iref[k] = abs(iref[k]);
+                llref[k] = llabs(llref[k]);
+            }
+        MPI_Allreduce(MPI_IN_PLACE, dref, 3, MPI_DOUBLE, mop, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, fref, 3, MPI_FLOAT, mop, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, lref, 3, MPI_LONG, mop, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, iref, 3, MPI_INT, mop, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, llref, 3, MPI_LONG_LONG, mop, MPI_COMM_WORLD);
+        int bad = 0;
+        for (int k = 0; k < 3; k++)
+            bad += d[k] != dref[k] || f[k] != fref[k] || l[k] != lref[k] || iv[k] != iref[k] ||
+                   ll[k] != llref[k];
+        CHECK(bad == 0, "reduction \"%s\": %d mismatches against MPI", ops[o], bad);
+    }
+    double gs[2] = {1.0, (double)t_me};
+    armci_msg_gop_scope(SCOPE_ALL, gs, 2, "+", ARMCI_DOUBLE);
+    CHECK(gs[0] == t_np && gs[1] == t_np * (t_np - 1) / 2.0, "gop_scope all");
+    int node_n = 1;
+    armci_msg_gop_scope(SCOPE_NODE, &node_n, 1, "+", ARMCI_INT);
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_size;
+    MPI_Comm_size(node, &node_size);
+    CHECK(node_n == node_size, "gop_scope node: %d, node has %d", node_n, node_size);
+    long rv = t_me + 1;
+    armci_msg_reduce(&rv, 1, "+", ARMCI_LONG);
+    if (t_me == 0)
+        CHECK(rv == (long)t_np * (t_np + 1) / 2, "reduce at process 0: %ld", rv);
+
+    /* broadcasts */
+    int root = t_np - 1;
+    char msg[32] = {0};
+    if (t_me == root)
+        strcpy(msg, "from the last process");
+    armci_msg_bcast(msg, sizeof(msg), root);
+    CHECK(strcmp(msg, "from the last process") == 0, "bcast got '%s'", msg);
+    long word = t_me == 0 ? 424242 : 0;
+    armci_msg_brdcst(&word, sizeof(word), 0);
+    CHECK(word == 424242, "brdcst");
+
+    /* point to point around a ring, and a receive from anybody */
+    int right = (t_me + 1) % t_np, left = (t_me + t_np - 1) % t_np;
+    double out[4] = {t_me, t_me * 2, t_me * 3, 1}, in[8];
+    int len = 0;
+    if (t_me % 2 == 0) {
+        armci_msg_snd(7, out, sizeof(out), right);
+        armci_msg_rcv(7, in, sizeof(in), &len, left);
+    } else {
+        armci_msg_rcv(7, in, sizeof(in), &len, left);
+        armci_msg_snd(7, out, sizeof(out), right);
+    }
+    CHECK(len == sizeof(out) && in[0] == left && in[2] == left * 3, "ring message");
+    if (t_me == 0) {
+        int from_sum = 0;
+        for (int k = 1; k < t_np; k++) {
+            int v, l2;
+            int from = armci_msg_rcvany(9, &v, sizeof(v), &l2);
+            CHECK(v == from * 10 && l2 == sizeof(int), "rcvany value %d from %d", v, from);
+            from_sum += from;
+        }
+        CHECK(from_sum == t_np * (t_np - 1) / 2, "rcvany senders");
+    } else {
+        int v = t_me * 10;
+        armci_msg_snd(9, &v, sizeof(v), 0);
+    }
+
+    /* selection: the contributor with the smallest/largest key wins, whole record copied */
+    struct {
+        double key;
+        int who;
+    } rec = {100.0 - t_me, t_me};
+    armci_msg_sel(&rec, sizeof(rec), "min", ARMCI_DOUBLE, 1);
+    CHECK(rec.who == t_np - 1, "sel min picked %d", rec.who);
+    rec.key = 100.0 - t_me;
+    rec.who = t_me;
+    armci_msg_sel_scope(SCOPE_ALL, &rec, sizeof(rec), "max", ARMCI_DOUBLE, t_me != 0);
+    CHECK(rec.who == (t_np > 1 ? 1 : 0), "sel max (process 0 abstains) picked %d", rec.who);
+
+    /* binary tree over everybody */
+    int r, up, l, rt;
+    armci_msg_bintree(SCOPE_ALL, &r, &up, &l, &rt);
+    CHECK(r == 0 && up == (t_me ? (t_me - 1) / 2 : -1) &&
+              l == (2 * t_me + 1 < t_np ? 2 * t_me + 1 : -1),
+          "bintree root %d up %d left %d", r, up, l);
+
+    /* address exchange */
+    void **ptrs = malloc((size_t)t_np * sizeof(void *));
+    ptrs[t_me] = (void *)(long)(t_me * 4096 + 8);
+    armci_exchange_address(ptrs, t_np);
+    int badp = 0;
+    for (int k = 0; k < t_np; k++)
+        badp += ptrs[k] != (void *)(long)(k * 4096 + 8);
+    CHECK(badp == 0, "exchange_address");
+    free(ptrs);
+
+    /* group variants on the even processes */
+    int nev = (t_np + 1) / 2, ev[8];
+    for (int k = 0; k < nev; k++)
+        ev[k] = 2 * k;
+    ARMCI_Group g;
+    ARMCI_Group_create(nev, ev, &g);
+    if (t_me % 2 == 0) {
+        double gx = 1.5;
+        armci_msg_group_dgop(&gx, 1, "+", &g);
+        CHECK(gx == 1.5 * nev, "group dgop %g", gx);
+        long gl = t_me;
+        armci_msg_group_lgop(&gl, 1, "max", &g);
+        CHECK(gl == 2 * (nev - 1), "group lgop max %ld", gl);
+        int gb = t_me == 0 ? 99 : 0;
+        armci_msg_group_bcast_scope(SCOPE_ALL, &gb, sizeof(gb), 0, &g);
+        CHECK(gb == 99, "group bcast");
+        armci_msg_group_barrier(&g);
+    }
+    ARMCI_Group_free(&g);
+    armci_msg_barrier();
+    MPI_Comm_free(&node);
+    return t_finish("t_msg");
+}
