@@ -26,7 +26,7 @@ one() { # one NAME NPROCS ENV... -- PROGRAM
 }
 
 for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync t_msg t_groups \
-    t_values; do
+    t_values t_threads; do
     prog="$bin/$t"
     one "$t np=2 shm" 2 ARMCI_SHM=1
     one "$t np=3 shm" 3 ARMCI_SHM=1
