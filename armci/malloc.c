@@ -22,14 +22,16 @@ typedef struct local_block {
 } local_block_t;
 static local_block_t *local_blocks;
 
-static armcii_status_t carve(const char *call, size_t len, void **addr_p, size_t *off_p,
-                             size_t *rounded_p, armcii_mr_t *mr_p, int *registered_p)
+/* A block of my heap slice; registered with libfabric when @p remote (peers address it). */
+static armcii_status_t carve(const char *call, size_t len, int remote, void **addr_p,
+                             size_t *off_p, size_t *rounded_p, armcii_mr_t *mr_p,
+                             int *registered_p)
 {
     armcii_status_t st = armcii_shm_alloc(call, len, addr_p, off_p, rounded_p);
     if (st != ARMCII_OK)
         return st;
     *registered_p = 0;
-    if (armcii_g.fabric) {
+    if (armcii_g.fabric && remote) {
         st = armcii_ofi_mr_reg(call, *addr_p, len, mr_p);
         if (st != ARMCII_OK) {
             armcii_shm_free(*off_p, *rounded_p);
@@ -66,7 +68,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     a->comm = comm;
     armcii_status_t st = ARMCII_OK;
     if (size > 0)
-        st = carve(call, (size_t)size, &a->my_base, &a->my_off, &a->my_len, &a->mr,
+        st = carve(call, (size_t)size, 1, &a->my_base, &a->my_off, &a->my_len, &a->mr,
                    &a->registered);
     /* Everybody learns whether everybody succeeded, so no one is left waiting. */
     int ok = st == ARMCII_OK, all_ok;
@@ -212,8 +214,10 @@ void *ARMCI_Malloc_local(armci_size_t size)
         armcii_fatal(call, "out of memory");
     void *addr = NULL;
     if (size > 0) {
-        if (carve(call, (size_t)size, &b->addr, &b->off, &b->rounded, &b->mr, &b->registered) !=
-            ARMCII_OK)
+        /* Local memory needs no registration: local buffers are passed to libfabric without
+         * descriptors, or staged in bounce buffers where the provider wants them. */
+        if (carve(call, (size_t)size, 0, &b->addr, &b->off, &b->rounded, &b->mr,
+                  &b->registered) != ARMCII_OK)
             armcii_fatal(call, "cannot allocate %ld bytes (see above)", (long)size);
         b->next = local_blocks;
         local_blocks = b;

@@ -11,6 +11,7 @@ ARMCII_ENV(VERBOSE, BOOL, "0", "print the settings, the libfabric provider and t
 ARMCII_ENV(SHM, BOOL, "1", "reach same-node peers through the node's shared memory; 0 sends every peer through libfabric")
 ARMCII_ENV(DOMAIN_NODE, BOOL, "1", "report nodes as ARMCI domains (so Global Arrays accesses same-node memory directly); 0: one domain per process")
 ARMCII_ENV(SHM_HEAP_SIZE, SIZE, "64G", "virtual address space reserved per process for ARMCI_Malloc (backed only when allocated)")
+ARMCII_ENV(SHM_RELEASE_MIN, SIZE, "64M", "freed blocks at least this large return their pages to the system; smaller ones stay backed for reuse")
 ARMCII_ENV(PROGRESS_THREAD, AUTO, "auto", "run a progress thread; auto = when the provider needs manual data progress")
 ARMCII_ENV(PROGRESS_INTERVAL_US, INT, "200", "sleep of the idle progress thread between polls, in microseconds")
 ARMCII_ENV(MAX_REQUESTS, INT, "4096", "request pool size; when it is full the oldest request is completed")

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -183,8 +184,11 @@ armcii_status_t armcii_shm_init(void)
     return ARMCII_OK;
 }
 
+static void backing_reset(void);
+
 void armcii_shm_fini(void)
 {
+    backing_reset();
     armcii_halloc_fini(&armcii_g.halloc);
     if (armcii_g.heap_base)
         munmap(armcii_g.heap_base, armcii_g.heap_len);
@@ -192,6 +196,63 @@ void armcii_shm_fini(void)
         close(armcii_g.heap_fd);
     armcii_g.heap_base = NULL;
     armcii_g.heap_fd = -1;
+}
+
+/*
+ * Which parts of my slice have pages: everything below `backed_end` except the spans whose
+ * pages were returned (large frees). fallocate walks the page cache of the whole range even
+ * where pages exist, and GA allocates local temporaries in every GA_Dgemm, so an allocation
+ * calls it only for what is not backed yet.
+ */
+static struct {
+    size_t backed_end;
+    armcii_span_t *released;
+    int n, cap;
+} backing;
+
+static void backing_reset(void)
+{
+    free(backing.released);
+    memset(&backing, 0, sizeof(backing));
+}
+
+static int back_range(size_t off, size_t len)
+{
+    off_t base = (off_t)(armcii_g.my_slice - armcii_g.heap_base);
+    return fallocate(armcii_g.heap_fd, 0, base + (off_t)off, (off_t)len);
+}
+
+/* Back [off, off+len): the part above the high-water mark and any released spans in it. */
+static int ensure_backed(size_t off, size_t len)
+{
+    size_t end = off + len;
+    for (int i = 0; i < backing.n; i++) {
+        armcii_span_t r = backing.released[i];
+        size_t lo = r.off > off ? r.off : off, hi = r.off + r.len < end ? r.off + r.len : end;
+        if (lo >= hi)
+            continue;
+        if (back_range(lo, hi - lo) != 0)
+            return -1;
+        /* keep what lies outside [off, end) */
+        armcii_span_t left = {r.off, lo - r.off}, right = {hi, r.off + r.len - hi};
+        backing.released[i] = backing.released[--backing.n];
+        i--;
+        if (left.len && backing.n < backing.cap)
+            backing.released[backing.n++] = left;
+        if (right.len && backing.n < backing.cap)
+            backing.released[backing.n++] = right;
+    }
+    if (end > backing.backed_end) {
+        size_t lo = off > backing.backed_end ? off : backing.backed_end;
+        if (back_range(lo, end - lo) != 0)
+            return -1;
+        /* anything skipped between the old mark and `off` is unbacked: remember it */
+        if (off > backing.backed_end && backing.n < backing.cap)
+            backing.released[backing.n++] = (armcii_span_t){backing.backed_end,
+                                                            off - backing.backed_end};
+        backing.backed_end = end;
+    }
+    return 0;
 }
 
 armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
@@ -205,11 +266,14 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
         return ARMCII_ENOMEM;
     }
     size_t rounded = armcii_halloc_round(&armcii_g.halloc, len);
-    char *addr = armcii_g.my_slice + off;
     if (armcii_g.heap_fd >= 0) {
-        off_t foff = (off_t)(addr - armcii_g.heap_base);
-        int rc = fallocate(armcii_g.heap_fd, 0, foff, (off_t)rounded);
-        if (rc != 0) {
+        if (!backing.released) {
+            backing.cap = 256;
+            backing.released = malloc((size_t)backing.cap * sizeof(armcii_span_t));
+            if (!backing.released)
+                return ARMCII_ENOMEM;
+        }
+        if (ensure_backed(off, rounded) != 0) {
             int err = errno;
             armcii_halloc_free(&armcii_g.halloc, off, rounded);
             armcii_warn("%s: cannot back %zu bytes of node shared memory: %s (free space in "
@@ -218,7 +282,7 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
             return ARMCII_ENOMEM;
         }
     }
-    *addr_p = addr;
+    *addr_p = armcii_g.my_slice + off;
     *off_p = off;
     *rounded_p = rounded;
     return ARMCII_OK;
@@ -227,11 +291,19 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
 void armcii_shm_free(size_t off, size_t rounded)
 {
     char *addr = armcii_g.my_slice + off;
-    if (armcii_g.heap_fd >= 0)
-        fallocate(armcii_g.heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                  (off_t)(addr - armcii_g.heap_base), (off_t)rounded);
-    else
-        madvise(addr, rounded, MADV_DONTNEED);
+    /* Returning pages is costly for everybody: every process of the node that mapped them
+     * loses them (TLB shootdowns under the mmap lock) and faults fresh zeroed pages in at
+     * the next allocation there. So only large blocks give theirs back. */
+    if (rounded >= (size_t)armcii_g.env.SHM_RELEASE_MIN) {
+        if (armcii_g.heap_fd >= 0) {
+            if (backing.n < backing.cap &&
+                fallocate(armcii_g.heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                          (off_t)(addr - armcii_g.heap_base), (off_t)rounded) == 0)
+                backing.released[backing.n++] = (armcii_span_t){off, rounded};
+        } else {
+            madvise(addr, rounded, MADV_DONTNEED);
+        }
+    }
     armcii_halloc_free(&armcii_g.halloc, off, rounded);
 }
 

@@ -112,6 +112,42 @@ static double bandwidth(int op, void *remote, char *local, size_t n)
     return median(t, BATCHES);
 }
 
+/* Median time of a 64 x 64 B strided get or put (remote rows 128 B apart), in us. */
+static double strided(int get, void *remote, char *local, int iters)
+{
+    int lstride[1] = {64}, rstride[1] = {128}, count[2] = {64, 64};
+    double t[BATCHES];
+    for (int b = -1; b < BATCHES; b++) {
+        double t0 = now();
+        for (int i = 0; i < iters; i++) {
+            if (get)
+                ARMCI_GetS(remote, rstride, local, lstride, count, 1, 1);
+            else
+                ARMCI_PutS(local, lstride, remote, rstride, count, 1, 1);
+        }
+        if (!get)
+            ARMCI_Fence(1);
+        if (b >= 0)
+            t[b] = (now() - t0) / iters * 1e6;
+    }
+    return median(t, BATCHES);
+}
+
+/* Median time of a fetch-and-add, in us. */
+static double fetch_add(void *remote, int iters)
+{
+    double t[BATCHES];
+    int old;
+    for (int b = -1; b < BATCHES; b++) {
+        double t0 = now();
+        for (int i = 0; i < iters; i++)
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, remote, 1, 1);
+        if (b >= 0)
+            t[b] = (now() - t0) / iters * 1e6;
+    }
+    return median(t, BATCHES);
+}
+
 static volatile double sink;
 static void compute(double seconds)
 {
@@ -181,6 +217,11 @@ static void run_armci(void)
             emit("put_bw", n, bandwidth(OP_PUT, base[1], local, n), "MB/s");
         }
         emit("overlap", 256 * 1024, overlap(base[1], local), "%");
+        emit("gets_64x64", 4096, strided(1, base[1], local, fabric ? 20 : 500), "us");
+        emit("puts_64x64", 4096, strided(0, base[1], local, fabric ? 20 : 500), "us");
+        emit("acc_dbl", 256 * 1024, latency(OP_ACC, base[1], local, 256 * 1024, fabric ? 5 : 20),
+             "us");
+        emit("fetch_add", 4, fetch_add(base[1], iters), "us");
     }
     ARMCI_Barrier();
     ARMCI_Free_local(local);

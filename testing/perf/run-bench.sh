@@ -15,6 +15,14 @@ echo "== raw libfabric floor (fi_read/fi_write, FI_PROVIDER=tcp)"
 FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" --raw-ofi $csv
 echo "== raw shared-memory copy"
 "$run" 2 "$b/armci_bench" --raw-shm $csv
+ga=${top_builddir:-.}/testing/ga
+if [ -x "$ga/t_ga" ] && [ -x "$ga/t_ga_mpi" ]; then
+    echo "== Global Arrays timings: armci-ofi, then ARMCI-MPI (4 processes, same node)"
+    "$run" 4 "$ga/t_ga" --bench | grep ga-bench
+    # ARMCI-MPI runs GA here only with Open MPI's pt2pt one-sided component (osc/rdma and
+    # osc/sm fail to create its windows: MPI_ERR_WIN)
+    OMPI_MCA_osc=pt2pt "$run" 4 "$ga/t_ga_mpi" --bench | grep ga-bench
+fi
 if [ -x "$b/armci_bench_mpi" ]; then
     echo "== ARMCI-MPI, default (Open MPI osc)"
     "$run" 2 "$b/armci_bench_mpi" $csv
