@@ -157,20 +157,40 @@ static struct fi_info *pick(struct fi_info *list)
     return list;
 }
 
+/* Ask @p prov again with the ordering we can use; its answer if it gives one. */
+static struct fi_info *with_ordering(const struct fi_info *chosen, int atomics, int dc,
+                                     int manual)
+{
+    struct fi_info *hints = make_hints(atomics, dc, manual, 1), *list = NULL;
+    hints->fabric_attr->prov_name = strdup(chosen->fabric_attr->prov_name);
+    int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
+    fi_freeinfo(hints);
+    if (rc != 0 || !list)
+        return NULL;
+    struct fi_info *dup = fi_dupinfo(list);
+    fi_freeinfo(list);
+    return dup;
+}
+
 static armcii_status_t getinfo(void)
 {
-    /* Most wanted first: atomics and delivery completion with manual progress. */
+    /* Most wanted first: atomics and delivery completion with manual progress. The
+     * provider is libfabric's first choice for these; ordering is asked for afterwards,
+     * from that provider only, so that it never decides which provider runs (asking for it
+     * up front made udp;ofi_rxd win over tcp;ofi_rxm). */
     static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0}, {1, 0, 1},
                                    {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
-    for (size_t i = 0; i < 2 * sizeof(tries) / sizeof(tries[0]); i++) {
-        size_t t = i / 2;
-        struct fi_info *hints = make_hints(tries[t][0], tries[t][1], tries[t][2], i % 2 == 0);
+    for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
+        struct fi_info *hints = make_hints(tries[t][0], tries[t][1], tries[t][2], 0);
         struct fi_info *list = NULL;
         int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
         fi_freeinfo(hints);
         if (rc != 0 || !list)
             continue;
-        armcii_ofi.info = fi_dupinfo(pick(list));
+        struct fi_info *chosen = pick(list);
+        armcii_ofi.info = with_ordering(chosen, tries[t][0], tries[t][1], tries[t][2]);
+        if (!armcii_ofi.info)
+            armcii_ofi.info = fi_dupinfo(chosen);
         fi_freeinfo(list);
         armcii_ofi.atomic_cap = tries[t][0];
         armcii_ofi.delivery_complete = tries[t][1];
