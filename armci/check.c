@@ -67,3 +67,13 @@ const armcii_seg_t *armcii_check_contig(const char *call, const void *local, con
     armcii_check_local(call, "local buffer", local, (size_t)bytes);
     return armcii_check_remote(call, remote, (size_t)bytes, proc);
 }
+
+int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc)
+{
+    if (hdl == NULL || !armcii_hdl_is_aggregate(hdl))
+        return 0;
+    if (is_acc)
+        armcii_fatal(call, "accumulates are not aggregated: use a handle without "
+                           "ARMCI_SET_AGGREGATE_HANDLE");
+    return 1;
+}

@@ -19,6 +19,9 @@ const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size
 /** Checks of every contiguous call; the remote segment, or NULL for 0 bytes. */
 const armcii_seg_t *armcii_check_contig(const char *call, const void *local, const void *remote,
                                         int bytes, int proc);
+/** Is @p hdl an aggregate handle (its nonblocking puts and gets are collected)? Refuses
+ *  accumulates on one. */
+int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc);
 /** Element size of accumulate type @p type, checking @p scale and that @p bytes fits it. */
 size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/agg/agg.h"
 
 /* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
  * a poll of a microsecond or two, and an application thread arriving then should not pay
@@ -145,6 +146,7 @@ int ARMCI_Finalize(void)
     armcii_enter(call);
     /* Complete everything we issued, then wait until everybody has: only then may the
      * endpoint and the memory peers target go away. */
+    armcii_agg_fini(call);
     armcii_fence_all(call);
     MPI_Request r;
     MPI_Ibarrier(armcii_g.comm, &r);
@@ -223,3 +225,13 @@ ARMCII_PROFILED(Init_thread)
 ARMCII_PROFILED(Init_thread_comm)
 ARMCII_PROFILED(Initialized)
 ARMCII_PROFILED(Finalize)
+
+int ARMCIX_Agg_stats(long *aggregated_p, long *flushes_p)
+{
+    armcii_check_init("ARMCIX_Agg_stats");
+    if (aggregated_p)
+        *aggregated_p = armcii_agg_ops;
+    if (flushes_p)
+        *flushes_p = armcii_agg_flushes;
+    return 0;
+}

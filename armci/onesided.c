@@ -1,11 +1,17 @@
 /* Contiguous put, get and accumulate, blocking and nonblocking. */
 #include "check.h"
+#include "../src/agg/agg.h"
 
 static int get_common(const char *call, void *src, void *dst, int bytes, int proc,
                       armci_hdl_t *hdl, int blocking)
 {
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, dst, src, bytes, proc);
+    if (armcii_check_aggregate(call, hdl, 0)) {
+        armcii_agg_add_block(call, hdl, ARMCII_NC_GET, dst, src, (size_t)bytes, proc);
+        armcii_unlock();
+        return 0;
+    }
     int rc = armcii_get(call, src, dst, (size_t)bytes, proc, seg, hdl, blocking);
     armcii_unlock();
     return rc;
@@ -16,6 +22,11 @@ static int put_common(const char *call, void *src, void *dst, int bytes, int pro
 {
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);
+    if (armcii_check_aggregate(call, hdl, 0)) {
+        armcii_agg_add_block(call, hdl, ARMCII_NC_PUT, src, dst, (size_t)bytes, proc);
+        armcii_unlock();
+        return 0;
+    }
     int rc = armcii_put(call, src, dst, (size_t)bytes, proc, seg, hdl, blocking);
     armcii_unlock();
     return rc;
@@ -25,6 +36,7 @@ static int acc_common(const char *call, int type, void *scale, void *src, void *
                       int proc, armci_hdl_t *hdl, int blocking)
 {
     armcii_enter(call);
+    armcii_check_aggregate(call, hdl, 1);
     armcii_check_acc(call, type, scale, bytes);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);
     int rc = armcii_acc(call, type, scale, src, dst, (size_t)bytes, proc, seg, hdl, blocking);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/agg/agg.h"
 #include "../src/core/iter.h"
 
 /* Check and start a strided descriptor; the local side is the source unless getting. */
@@ -31,7 +32,13 @@ static int strided(const char *call, int what, int type, void *scale, void *src,
         armcii_check_acc(call, type, scale, count[0]);
     }
     armcii_iter_t it;
+    int agg = !blocking && armcii_check_aggregate(call, hdl, what == ARMCII_NC_ACC);
     begin(call, what, &it, src, src_stride, dst, dst_stride, count, levels, proc);
+    if (agg) {
+        armcii_agg_add(call, hdl, what, &it, proc);
+        armcii_unlock();
+        return 0;
+    }
     int rc = armcii_nc(call, what, type, scale, &it, proc, hdl, blocking);
     armcii_unlock();
     return rc;

@@ -1,5 +1,6 @@
 /* Handles, completion, fences and the barrier. */
 #include "check.h"
+#include "../src/agg/agg.h"
 
 void ARMCI_INIT_HANDLE(armci_hdl_t *hdl)
 {
@@ -23,10 +24,22 @@ static armcii_req_t *handle_request(const char *call, armci_hdl_t *hdl, armcii_h
     return st == ARMCII_HDL_ACTIVE ? req : NULL;
 }
 
+/* An aggregate handle with a collection attached: slot >= 0 names it. */
+static int collecting(const armci_hdl_t *hdl)
+{
+    return hdl && armcii_hdl_is_aggregate(hdl) && hdl->slot >= 0;
+}
+
 int ARMCI_Wait(armci_hdl_t *hdl)
 {
     static const char call[] = "ARMCI_Wait";
     armcii_enter(call);
+    if (collecting(hdl)) {
+        armcii_agg_complete(call, hdl, 1);
+        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, 1);
+        armcii_unlock();
+        return 0;
+    }
     armcii_hdl_state_t st;
     armcii_req_t *req = handle_request(call, hdl, &st);
     if (st == ARMCII_HDL_WAITED)
@@ -45,6 +58,13 @@ int ARMCI_Test(armci_hdl_t *hdl)
 {
     static const char call[] = "ARMCI_Test";
     armcii_enter(call);
+    if (collecting(hdl)) {
+        int done = armcii_agg_complete(call, hdl, 0);
+        if (done)
+            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_TESTED, 0, 1);
+        armcii_unlock();
+        return done;
+    }
     armcii_hdl_state_t st;
     armcii_req_t *req = handle_request(call, hdl, &st);
     if (req) {
@@ -56,6 +76,35 @@ int ARMCI_Test(armci_hdl_t *hdl)
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_TESTED, 0, armcii_hdl_is_aggregate(hdl));
     armcii_unlock();
     return done;
+}
+
+void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
+{
+    static const char call[] = "ARMCI_SET_AGGREGATE_HANDLE";
+    armcii_check_init(call);
+    armcii_hdl_state_t st;
+    armcii_lock();
+    handle_request(call, hdl, &st); /* must be a handle we know */
+    if (st == ARMCII_HDL_ACTIVE)
+        armcii_fatal(call, "handle %p has an operation in flight (ARMCI_Wait on it first)",
+                     (void *)hdl);
+    if (!armcii_hdl_is_aggregate(hdl))
+        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 1);
+    armcii_unlock();
+}
+
+void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
+{
+    static const char call[] = "ARMCI_UNSET_AGGREGATE_HANDLE";
+    armcii_enter(call);
+    if (hdl == NULL)
+        armcii_fatal(call, "handle is NULL");
+    /* What it collected is completed: a plain handle cannot name a collection. */
+    if (collecting(hdl))
+        armcii_agg_complete(call, hdl, 1);
+    if (armcii_hdl_is_aggregate(hdl))
+        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 0);
+    armcii_unlock();
 }
 
 int ARMCI_WaitProc(int proc)
@@ -107,6 +156,8 @@ void ARMCI_Barrier(void)
 }
 
 /* Profiling names (see ARMCII_PROFILED). */
+ARMCII_PROFILED(SET_AGGREGATE_HANDLE)
+ARMCII_PROFILED(UNSET_AGGREGATE_HANDLE)
 ARMCII_PROFILED(Barrier)
 ARMCII_PROFILED(Fence)
 ARMCII_PROFILED(AllFence)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/agg/agg.h"
 
 /* A value lives on the caller's stack: every put of one returns locally complete, the
  * nonblocking forms included (their handle then reads as completed). */
@@ -10,6 +11,11 @@ static int put_value(const char *call, const void *src, void *dst, int bytes, in
 {
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);
+    if (armcii_check_aggregate(call, hdl, 0)) { /* the value is copied into the collection */
+        armcii_agg_add_copy(call, hdl, src, (size_t)bytes, dst, proc);
+        armcii_unlock();
+        return 0;
+    }
     armcii_put(call, src, dst, (size_t)bytes, proc, seg, NULL, 1);
     if (hdl)
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 0);

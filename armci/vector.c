@@ -1,5 +1,6 @@
 /* Generalised I/O vector put, get and accumulate, blocking and not. */
 #include "check.h"
+#include "../src/agg/agg.h"
 #include "../src/core/iter.h"
 
 static int vector(const char *call, int what, int type, void *scale, armci_giov_t *iov,
@@ -23,6 +24,11 @@ static int vector(const char *call, int what, int type, void *scale, armci_giov_
         armcii_check_remote(call, r, len, proc);
     }
     armcii_iter_vector(&it, iov, iov_len, what != ARMCII_NC_GET);
+    if (!blocking && armcii_check_aggregate(call, hdl, what == ARMCII_NC_ACC)) {
+        armcii_agg_add(call, hdl, what, &it, proc);
+        armcii_unlock();
+        return 0;
+    }
     int rc = armcii_nc(call, what, type, scale, &it, proc, hdl, blocking);
     armcii_unlock();
     return rc;

@@ -27,6 +27,13 @@ int ARMCIX_Path_of(int proc);
 /** @return the name of the libfabric provider in use, or "none" when no peer needs it. */
 const char *ARMCIX_Provider_name(void);
 
+/**
+ * Aggregate-handle counters of this process: operations collected on aggregate handles
+ * (@p aggregated_p) and vector transfers they were sent as (@p flushes_p). Either may be
+ * NULL. @return 0.
+ */
+int ARMCIX_Agg_stats(long *aggregated_p, long *flushes_p);
+
 #ifdef __cplusplus
 }
 #endif

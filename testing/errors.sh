@@ -6,13 +6,14 @@ prog=${top_builddir:-.}/testing/mpi/t_errors
 run="$here/run-mpi.sh"
 pass=0
 fail=0
+nprocs=2
 
 expect() { # expect CASE "expected text" [ENV...]
     c=$1
     want=$2
     shift 2
     log=$(mktemp)
-    if TEST_TIMEOUT=60 env "$@" "$run" 2 "$prog" "$c" >"$log" 2>&1; then
+    if TEST_TIMEOUT=60 env "$@" "$run" "$nprocs" "$prog" "$c" >"$log" 2>&1; then
         status="ran to completion"
     elif ! grep -q "armci: rank [0-9]*: " "$log"; then
         status="no armci error line"
@@ -53,6 +54,10 @@ expect group_duplicate "ARMCI_Group_create_child: pid_list[1] = 0 appears more t
 expect group_range "pid_list[1] = 99 is outside the parent group (0..1)"
 expect rmw_op "ARMCI_Rmw: op 7 is not ARMCI_FETCH_AND_ADD(_LONG) or ARMCI_SWAP(_LONG)"
 expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, or"
+nprocs=3 # two peers other than oneself (operations to oneself are not aggregated)
+expect agg_two_targets "collects operations to process 1; it cannot take one to process 2" ARMCI_SHM=0
+nprocs=2
+expect agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=0
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many

@@ -26,7 +26,7 @@ one() { # one NAME NPROCS ENV... -- PROGRAM
 }
 
 for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync t_msg t_groups \
-    t_values t_threads; do
+    t_values t_threads t_agg; do
     prog="$bin/$t"
     one "$t np=2 shm" 2 ARMCI_SHM=1
     one "$t np=3 shm" 3 ARMCI_SHM=1
@@ -36,7 +36,12 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
     one "$t np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
     one "$t np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
     case $t in
-    t_contig | t_acc | t_handles | t_strided | t_vector)
+    t_agg)
+        one "$t np=3 fabric tcp, flush on fill" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_AGG_MAX=100
+        ;;
+    esac
+    case $t in
+    t_contig | t_acc | t_handles | t_strided | t_vector | t_agg)
         one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
         ;;
     esac

@@ -115,6 +115,8 @@ static int check_range(const armcii_env_row_t *row, long v)
         return v >= 2 && v <= 65536 ? 0 : -1;
     if (strcmp(row->name, "ARMCI_BOUNCE_SIZE") == 0)
         return v >= 4096 && v <= (1L << 30) ? 0 : -1;
+    if (strcmp(row->name, "ARMCI_AGG_MAX") == 0)
+        return v >= 1 ? 0 : -1;
     if (strcmp(row->name, "ARMCI_INJECT_MAX") == 0)
         return v >= -1 ? 0 : -1;
     if (row->type == ARMCII_ENV_INT || row->type == ARMCII_ENV_SIZE)

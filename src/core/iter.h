@@ -10,8 +10,14 @@
 
 #include <armci.h>
 
+/** One block of an explicit list (aggregate handles). */
 typedef struct {
-    int vector; /* 0: strided, 1: I/O vector */
+    char *local, *remote;
+    size_t len;
+} armcii_blk_t;
+
+typedef struct {
+    int vector; /* 0: strided, 1: I/O vector, 2: explicit block list */
     /* strided, after merging contiguous levels */
     int levels;
     long count[ARMCI_MAX_STRIDE_LEVEL + 1]; /* count[0] in bytes */
@@ -21,6 +27,8 @@ typedef struct {
     /* vector */
     const armci_giov_t *iov;
     int iov_len, g, k;
+    /* block list */
+    const armcii_blk_t *list;
     /* common */
     int local_is_src; /* put/acc: the local side is the source */
     size_t nblocks, done;
@@ -45,6 +53,9 @@ void armcii_iter_strided(armcii_iter_t *it, void *src, const int *src_stride, vo
 int armcii_vector_check(const armci_giov_t *iov, int iov_len, char *err, size_t errlen);
 void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len,
                         int local_is_src);
+
+/** Walk an explicit list of blocks (local and remote addresses already resolved). */
+void armcii_iter_list(armcii_iter_t *it, const armcii_blk_t *blocks, size_t n);
 
 /** The next block; 0 when there is none. Zero-length blocks are skipped. */
 int armcii_iter_next(armcii_iter_t *it, char **local_p, char **remote_p, size_t *len_p);

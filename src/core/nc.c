@@ -46,6 +46,12 @@ static int any_block(const armcii_iter_t *it, size_t min, int shorter)
 {
     if (!it->vector)
         return ((size_t)it->count[0] < min) == shorter;
+    if (it->vector == 2) {
+        for (size_t i = 0; i < it->nblocks; i++)
+            if (it->list[i].len > 0 && (it->list[i].len < min) == shorter)
+                return 1;
+        return 0;
+    }
     for (int g = 0; g < it->iov_len; g++)
         if (it->iov[g].ptr_array_len > 0 && it->iov[g].bytes > 0 &&
             ((size_t)it->iov[g].bytes < min) == shorter)

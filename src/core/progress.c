@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "armcii.h"
+#include "../agg/agg.h"
 
 /* How many polls between two looks at the clock while waiting. */
 #define CLOCK_EVERY 1024
@@ -184,6 +185,7 @@ void armcii_order_local(const char *call)
 
 void armcii_fence(const char *call, int target)
 {
+    armcii_agg_flush_target(call, target); /* collected operations count as issued */
     armcii_wait_zero(call, &armcii_g.out_write[target], target);
     armcii_wait_zero(call, &armcii_g.out_sw[target], target);
     if (armcii_g.fabric)

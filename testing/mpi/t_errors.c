@@ -75,6 +75,17 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "msg_op") == 0) {
             int v = 1;
             armci_msg_igop(&v, 1, "xor");
+        } else if (strcmp(c, "agg_two_targets") == 0) {
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_SET_AGGREGATE_HANDLE(&h);
+            int other = (peer + 1) % t_np;
+            ARMCI_NbPut(buf, base[peer], 8, peer, &h);
+            ARMCI_NbPut(buf, base[other], 8, other, &h);
+        } else if (strcmp(c, "agg_acc") == 0) {
+            double one = 1;
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_SET_AGGREGATE_HANDLE(&h);
+            ARMCI_NbAcc(ARMCI_ACC_DBL, &one, buf, base[peer], 8, peer, &h);
         } else if (strcmp(c, "after_finalize") == 0) {
             ARMCI_Get(buf, buf, 8, 0);
         }

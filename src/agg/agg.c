@@ -1,0 +1,244 @@
+/* Aggregate handles (see agg.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+
+long armcii_agg_ops, armcii_agg_flushes;
+
+typedef struct {
+    int in_use;
+    uint32_t gen;
+    int target;
+    armcii_blk_t *blk;
+    uint8_t *is_get;
+    size_t *copy_off; /* SIZE_MAX, or where a copied value sits in `copy` */
+    size_t n, cap;
+    char *copy;
+    size_t copy_used, copy_cap;
+    armci_hdl_t *issued; /* handles of the vector operations sent so far */
+    int nissued, cap_issued;
+    int last_get; /* kind of the last run sent */
+} agg_t;
+
+static agg_t *table;
+static int ntable;
+
+static agg_t *record_of(const char *call, const armci_hdl_t *hdl)
+{
+    uint32_t gen = (unsigned)hdl->tag & ARMCII_HDL_GEN_MASK;
+    if (hdl->slot < 0 || hdl->slot >= ntable || !table[hdl->slot].in_use ||
+        table[hdl->slot].gen != gen)
+        armcii_fatal(call, "aggregate handle %p names no collection in progress", (void *)hdl);
+    return &table[hdl->slot];
+}
+
+/* The record of @p hdl, attached now if it has none. */
+static agg_t *attach(const char *call, armci_hdl_t *hdl, int target)
+{
+    if (hdl->slot >= 0) {
+        agg_t *a = record_of(call, hdl);
+        if (a->target != target)
+            armcii_fatal(call, "aggregate handle %p collects operations to process %d; it "
+                               "cannot take one to process %d (wait on it first)",
+                         (void *)hdl, a->target, target);
+        return a;
+    }
+    int i = 0;
+    while (i < ntable && table[i].in_use)
+        i++;
+    if (i == ntable) {
+        int n = ntable ? 2 * ntable : 16;
+        agg_t *t = realloc(table, (size_t)n * sizeof(*t));
+        if (!t)
+            armcii_fatal(call, "out of memory");
+        memset(t + ntable, 0, (size_t)(n - ntable) * sizeof(*t));
+        table = t;
+        ntable = n;
+    }
+    agg_t *a = &table[i];
+    a->in_use = 1;
+    a->target = target;
+    a->n = 0;
+    a->copy_used = 0;
+    a->nissued = 0;
+    armcii_hdl_set(hdl, i, a->gen, 1);
+    return a;
+}
+
+static void wait_issued(const char *call, agg_t *a)
+{
+    for (int i = 0; i < a->nissued; i++) {
+        armcii_req_t *req = NULL;
+        if (armcii_hdl_state(&armcii_g.pool, &a->issued[i], &req) == ARMCII_HDL_ACTIVE)
+            armcii_req_wait(call, req);
+    }
+    a->nissued = 0;
+}
+
+/* Send the collected blocks: each run of puts or gets as one vector operation, a run
+ * after one of the other kind only once that completed (a get must see an earlier put to
+ * the same place, a put must not overtake an earlier get). */
+static void flush(const char *call, agg_t *a)
+{
+    if (a->n == 0)
+        return;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->copy_off[i] != SIZE_MAX)
+            a->blk[i].local = a->copy + a->copy_off[i];
+    for (size_t i = 0; i < a->n;) {
+        size_t j = i;
+        while (j < a->n && a->is_get[j] == a->is_get[i])
+            j++;
+        if (a->nissued > 0 && a->last_get != a->is_get[i])
+            wait_issued(call, a);
+        if (a->nissued == a->cap_issued) {
+            a->cap_issued = a->cap_issued ? 2 * a->cap_issued : 4;
+            a->issued = realloc(a->issued, (size_t)a->cap_issued * sizeof(*a->issued));
+            if (!a->issued)
+                armcii_fatal(call, "out of memory");
+        }
+        armcii_iter_t it;
+        armcii_iter_list(&it, &a->blk[i], j - i);
+        armcii_nc(call, a->is_get[i] ? ARMCII_NC_GET : ARMCII_NC_PUT, 0, NULL, &it, a->target,
+                  &a->issued[a->nissued++], 0);
+        a->last_get = a->is_get[i];
+        i = j;
+    }
+    /* Copied values were packed into messages when sent, unless blocks that small go
+     * zero-copy (ARMCI_NC_DIRECT_MIN configured tiny): then they must land first. */
+    if (a->copy_used > 0 && (size_t)armcii_g.env.NC_DIRECT_MIN <= sizeof(double))
+        wait_issued(call, a);
+    a->n = 0;
+    a->copy_used = 0;
+    armcii_agg_flushes++;
+}
+
+static void append(const char *call, agg_t *a, char *local, size_t copy_off, char *remote,
+                   size_t len, int is_get)
+{
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 64;
+        armcii_blk_t *b = realloc(a->blk, cap * sizeof(*b));
+        uint8_t *g = realloc(a->is_get, cap);
+        size_t *c = realloc(a->copy_off, cap * sizeof(*c));
+        if (!b || !g || !c)
+            armcii_fatal(call, "out of memory");
+        a->blk = b;
+        a->is_get = g;
+        a->copy_off = c;
+        a->cap = cap;
+    }
+    a->blk[a->n] = (armcii_blk_t){local, remote, len};
+    a->is_get[a->n] = (uint8_t)is_get;
+    a->copy_off[a->n] = copy_off;
+    a->n++;
+    armcii_agg_ops++;
+    if (a->n >= (size_t)armcii_g.env.AGG_MAX)
+        flush(call, a);
+}
+
+void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t *it, int target)
+{
+    /* Same node: nothing to gain, the operation is a copy done now. */
+    if (armcii_path(target) != ARMCII_PATH_FABRIC) {
+        armcii_nc(call, what, 0, NULL, it, target, NULL, 0);
+        if (hdl->slot < 0)
+            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 1);
+        return;
+    }
+    agg_t *a = attach(call, hdl, target);
+    char *l, *r;
+    size_t len;
+    while (armcii_iter_next(it, &l, &r, &len))
+        append(call, a, l, SIZE_MAX, r, len, what == ARMCII_NC_GET);
+}
+
+void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *local,
+                          char *remote, size_t len, int target)
+{
+    if (armcii_path(target) != ARMCII_PATH_FABRIC) {
+        if (target == armcii_g.rank)
+            armcii_order_local(call);
+        if (what == ARMCII_NC_GET)
+            memmove(local, remote, len);
+        else
+            memmove(remote, local, len);
+        if (hdl->slot < 0)
+            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 1);
+        return;
+    }
+    append(call, attach(call, hdl, target), local, SIZE_MAX, remote, len, what == ARMCII_NC_GET);
+}
+
+void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
+                         char *remote, int target)
+{
+    if (armcii_path(target) != ARMCII_PATH_FABRIC) {
+        memmove(remote, value, len);
+        if (hdl->slot < 0)
+            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 1);
+        return;
+    }
+    agg_t *a = attach(call, hdl, target);
+    if (a->copy_used + len > a->copy_cap) {
+        size_t cap = a->copy_cap ? 2 * a->copy_cap : 1024;
+        while (cap < a->copy_used + len)
+            cap *= 2;
+        char *c = realloc(a->copy, cap);
+        if (!c)
+            armcii_fatal(call, "out of memory");
+        a->copy = c;
+        a->copy_cap = cap;
+    }
+    memcpy(a->copy + a->copy_used, value, len);
+    size_t off = a->copy_used;
+    a->copy_used += (len + 7) & ~(size_t)7;
+    append(call, a, NULL, off, remote, len, 0);
+}
+
+int armcii_agg_complete(const char *call, armci_hdl_t *hdl, int wait)
+{
+    agg_t *a = record_of(call, hdl);
+    flush(call, a);
+    if (wait) {
+        wait_issued(call, a);
+    } else {
+        armcii_progress();
+        for (int i = 0; i < a->nissued; i++) {
+            armcii_req_t *req = NULL;
+            if (armcii_hdl_state(&armcii_g.pool, &a->issued[i], &req) == ARMCII_HDL_ACTIVE)
+                return 0;
+        }
+    }
+    a->in_use = 0;
+    a->nissued = 0;
+    a->gen = (a->gen + 1) & ARMCII_HDL_GEN_MASK;
+    return 1;
+}
+
+void armcii_agg_flush_target(const char *call, int target)
+{
+    for (int i = 0; i < ntable; i++)
+        if (table[i].in_use && (target < 0 || table[i].target == target))
+            flush(call, &table[i]);
+}
+
+void armcii_agg_fini(const char *call)
+{
+    for (int i = 0; i < ntable; i++) {
+        if (table[i].in_use) {
+            flush(call, &table[i]);
+            wait_issued(call, &table[i]);
+        }
+        free(table[i].blk);
+        free(table[i].is_get);
+        free(table[i].copy_off);
+        free(table[i].copy);
+        free(table[i].issued);
+    }
+    free(table);
+    table = NULL;
+    ntable = 0;
+}

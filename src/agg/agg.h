@@ -1,0 +1,31 @@
+/*
+ * Aggregate handles: nonblocking puts and gets issued on a handle marked with
+ * ARMCI_SET_AGGREGATE_HANDLE are collected as blocks instead of being sent, and travel as
+ * vector operations (packed into messages, or zero-copy for large blocks) when the handle
+ * is waited on or tested, when the list fills (ARMCI_AGG_MAX), or at a fence or barrier.
+ */
+#ifndef ARMCII_AGG_H
+#define ARMCII_AGG_H
+
+#include "../core/armcii.h"
+#include "../core/iter.h"
+
+/** Collect the blocks of @p it (a put or a get, ARMCII_NC_*) on aggregate handle @p hdl. */
+void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t *it, int target);
+/** Collect one contiguous put or get (the common case, without an iterator). */
+void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *local,
+                          char *remote, size_t len, int target);
+/** Collect a put of @p len bytes copied from @p value (the caller's copy may vanish). */
+void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
+                         char *remote, int target);
+/** Send what @p hdl collected and complete it (@p wait) or test it; 1 when complete. */
+int armcii_agg_complete(const char *call, armci_hdl_t *hdl, int wait);
+/** Send what any aggregate handle collected for @p target (-1: every target). */
+void armcii_agg_flush_target(const char *call, int target);
+/** Complete and drop every aggregate record (finalize). */
+void armcii_agg_fini(const char *call);
+
+/** Counters: blocks collected and flushes (vector transfers started). */
+extern long armcii_agg_ops, armcii_agg_flushes;
+
+#endif

@@ -1,0 +1,125 @@
+/* Aggregate handles: 1 to 10 000 operations per handle, mixed sizes, puts then gets,
+ * several handles to several targets at once, flush on fill, flush by a fence, reuse of a
+ * handle, ARMCI_Test, value puts, and the counters (one transfer per flush). */
+#include <string.h>
+
+#include "tester.h"
+
+#define WORDS 20000
+
+int main(int argc, char **argv)
+{
+    t_init(&argc, &argv);
+    void **base = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(base, (armci_size_t)(WORDS * sizeof(double) * (size_t)t_np));
+    double *src = malloc(WORDS * sizeof(double)), *dst = malloc(WORDS * sizeof(double));
+    int p = (t_me + 1) % t_np, q = (t_me + t_np - 1) % t_np;
+    int fabric = ARMCIX_Path_of(p) == ARMCIX_PATH_FABRIC;
+    double *slot_p = (double *)base[p] + (size_t)t_me * WORDS;
+    double *slot_q = (double *)base[q] + (size_t)t_me * WORDS;
+    static const int counts[] = {1, 7, 1000, 10000};
+    const char *m = getenv("ARMCI_AGG_MAX"); /* the fill threshold of this run */
+    long agg_max = m ? atol(m) : 4096;
+
+    for (int c = 0; c < 4; c++) {
+        int n = counts[c];
+        for (int i = 0; i < WORDS; i++)
+            src[i] = c * 1e6 + t_me * 1e4 + i;
+        long ops0, fl0, ops1, fl1;
+        ARMCIX_Agg_stats(&ops0, &fl0);
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        ARMCI_SET_AGGREGATE_HANDLE(&h);
+        /* every other double, so nothing is contiguous */
+        for (int i = 0; i < n; i++)
+            ARMCI_NbPut(&src[i], &slot_p[2 * i % WORDS], sizeof(double), p, &h);
+        ARMCI_Wait(&h);
+        ARMCIX_Agg_stats(&ops1, &fl1);
+        if (fabric)
+            CHECK(ops1 - ops0 == n && fl1 - fl0 == (n + agg_max - 1) / agg_max,
+                  "%d puts: %ld collected in %ld flushes", n, ops1 - ops0, fl1 - fl0);
+        else
+            CHECK(ops1 == ops0, "same node: nothing collected");
+        /* read them back on one aggregate handle, reused */
+        memset(dst, 0, WORDS * sizeof(double));
+        for (int i = 0; i < n; i++)
+            ARMCI_NbGet(&slot_p[2 * i % WORDS], &dst[i], sizeof(double), p, &h);
+        int polls = 0;
+        while (!ARMCI_Test(&h))
+            polls++;
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            int last = i; /* with n > WORDS/2 indices wrap: the last writer of the word wins */
+            for (int j = i + WORDS / 2; j < n; j += WORDS / 2)
+                last = j;
+            bad += dst[i] != src[last];
+        }
+        CHECK(bad == 0, "%d aggregated puts/gets: %d wrong", n, bad);
+    }
+
+    /* mixed sizes, puts then gets on one handle: the gets see the puts */
+    {
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        ARMCI_SET_AGGREGATE_HANDLE(&h);
+        int off = 0;
+        for (int k = 1; k <= 40; k++) { /* 1 .. 40*90 doubles: small and direct blocks */
+            int len = k * 90;
+            for (int i = 0; i < len; i++)
+                src[off + i] = -(k * 1000 + i);
+            ARMCI_NbPut(&src[off], &slot_p[off], len * (int)sizeof(double), p, &h);
+            off += len + 3;
+            if (off > WORDS - 4000)
+                break;
+        }
+        memset(dst, 0, WORDS * sizeof(double));
+        ARMCI_NbGet(slot_p, dst, off * (int)sizeof(double), p, &h);
+        ARMCI_Wait(&h);
+        int bad = 0, o = 0;
+        for (int k = 1; k <= 40 && o <= WORDS - 4000; k++) {
+            for (int i = 0; i < k * 90; i++)
+                bad += dst[o + i] != -(k * 1000 + i);
+            o += k * 90 + 3;
+        }
+        CHECK(bad == 0, "mixed sizes, get after put on one handle: %d wrong", bad);
+    }
+
+    /* two handles to two targets at once, value puts, flush on fill, flush by fence */
+    {
+        armci_hdl_t hp, hq;
+        ARMCI_INIT_HANDLE(&hp);
+        ARMCI_INIT_HANDLE(&hq);
+        ARMCI_SET_AGGREGATE_HANDLE(&hp);
+        ARMCI_SET_AGGREGATE_HANDLE(&hq);
+        for (int i = 0; i < 500; i++) {
+            ARMCI_NbPutValueDouble(i + 0.5, &slot_p[i], p, &hp);
+            ARMCI_NbPutValueLong(7L * i, &slot_q[i], q, &hq);
+        }
+        ARMCI_Fence(p); /* sends what hp collected and completes it remotely */
+        ARMCI_Fence(q);
+        ARMCI_Wait(&hp);
+        ARMCI_Wait(&hq);
+        MPI_Barrier(MPI_COMM_WORLD);
+        /* my slot in my own block was written by my left (q for p=me) and right neighbours */
+        double *from_left = (double *)base[t_me] + (size_t)q * WORDS;
+        long *from_right = (long *)((double *)base[t_me] + (size_t)p * WORDS);
+        int bad = 0;
+        for (int i = 0; i < 500; i++) {
+            if (t_np > 2 || q != p)
+                bad += from_left[i] != i + 0.5 || from_right[i] != 7L * i;
+        }
+        if (t_np > 2)
+            CHECK(bad == 0, "value puts on two handles: %d wrong", bad);
+        ARMCI_UNSET_AGGREGATE_HANDLE(&hp);
+        long v = 42; /* word 600: nobody checks it */
+        ARMCI_NbPut(&v, &slot_p[600], sizeof(v), p, &hp); /* a plain handle again */
+        ARMCI_Wait(&hp);
+        CHECK(ARMCI_GetValueLong(&slot_p[600], p) == 42, "handle used plain after unset");
+    }
+    ARMCI_Barrier();
+    ARMCI_Free(base[t_me]);
+    free(src);
+    free(dst);
+    free(base);
+    return t_finish("t_agg");
+}
