@@ -3,35 +3,25 @@
 
 #include "check.h"
 
-void armcii_check_init(const char *call)
+void armcii_fail_init(const char *call)
 {
-    if (!armcii_g.initialized)
-        armcii_fatal(call, "%s", armcii_g.finalized ? "called after ARMCI_Finalize"
-                                                   : "called before ARMCI_Init");
+    armcii_fatal(call, "%s", armcii_g.finalized ? "called after ARMCI_Finalize"
+                                               : "called before ARMCI_Init");
 }
 
-void armcii_enter(const char *call)
+void armcii_fail_rank(const char *call, int proc)
 {
-    armcii_check_init(call);
-    armcii_lock();
+    armcii_fatal(call, "process %d is out of range (0..%d)", proc, armcii_g.nproc - 1);
 }
 
-void armcii_check_rank(const char *call, int proc)
+void armcii_fail_count(const char *call, const char *what, long n)
 {
-    if (proc < 0 || proc >= armcii_g.nproc)
-        armcii_fatal(call, "process %d is out of range (0..%d)", proc, armcii_g.nproc - 1);
+    armcii_fatal(call, "%s is negative (%ld)", what, n);
 }
 
-void armcii_check_count(const char *call, const char *what, long n)
+void armcii_fail_local(const char *call, const char *what, size_t len)
 {
-    if (n < 0)
-        armcii_fatal(call, "%s is negative (%ld)", what, n);
-}
-
-void armcii_check_local(const char *call, const char *what, const void *p, size_t len)
-{
-    if (p == NULL && len > 0)
-        armcii_fatal(call, "%s is NULL with %zu bytes to transfer", what, len);
+    armcii_fatal(call, "%s is NULL with %zu bytes to transfer", what, len);
 }
 
 const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc)

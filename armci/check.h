@@ -7,13 +7,46 @@
 
 #include "../src/core/armcii.h"
 
-/** Every API call starts here: ARMCI must be initialised; takes the runtime lock. */
-void armcii_enter(const char *call);
+/* The reports (out of line, cold); the checks themselves are inline: they run on every call. */
+void armcii_fail_init(const char *call) __attribute__((noreturn, cold));
+void armcii_fail_rank(const char *call, int proc) __attribute__((noreturn, cold));
+void armcii_fail_count(const char *call, const char *what, long n)
+    __attribute__((noreturn, cold));
+void armcii_fail_local(const char *call, const char *what, size_t len)
+    __attribute__((noreturn, cold));
+
 /** As armcii_enter, without taking the lock (for calls that take it themselves). */
-void armcii_check_init(const char *call);
-void armcii_check_rank(const char *call, int proc);
-void armcii_check_count(const char *call, const char *what, long n);
-void armcii_check_local(const char *call, const char *what, const void *p, size_t len);
+static inline void armcii_check_init(const char *call)
+{
+    if (__builtin_expect(!armcii_g.initialized, 0))
+        armcii_fail_init(call);
+}
+
+/** Every API call starts here: ARMCI must be initialised; takes the runtime lock. */
+static inline void armcii_enter(const char *call)
+{
+    armcii_check_init(call);
+    armcii_lock();
+}
+
+static inline void armcii_check_rank(const char *call, int proc)
+{
+    if (__builtin_expect(proc < 0 || proc >= armcii_g.nproc, 0))
+        armcii_fail_rank(call, proc);
+}
+
+static inline void armcii_check_count(const char *call, const char *what, long n)
+{
+    if (__builtin_expect(n < 0, 0))
+        armcii_fail_count(call, what, n);
+}
+
+static inline void armcii_check_local(const char *call, const char *what, const void *p,
+                                      size_t len)
+{
+    if (__builtin_expect(p == NULL && len > 0, 0))
+        armcii_fail_local(call, what, len);
+}
 /** The segment of @p proc holding [addr, addr+len), or an error naming the address. */
 const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc);
 /** Checks of every contiguous call; the remote segment, or NULL for 0 bytes. */

@@ -58,6 +58,7 @@ int armcii_region_insert(armcii_region_table_t *t, int rank, const armcii_seg_t 
     memmove(&l->segs[at + 1], &l->segs[at], (size_t)(l->n - at) * sizeof(*l->segs));
     l->segs[at] = *seg;
     l->n++;
+    l->last = 0;
     return 0;
 }
 
@@ -71,21 +72,27 @@ int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base)
         return -1;
     memmove(&l->segs[at], &l->segs[at + 1], (size_t)(l->n - at - 1) * sizeof(*l->segs));
     l->n--;
+    l->last = 0;
     return 0;
 }
 
-const armcii_seg_t *armcii_region_find(const armcii_region_table_t *t, int rank, uintptr_t addr,
+/* Does [addr, addr+len) lie within @p s? Written to avoid overflow near the top. */
+static int contains(const armcii_seg_t *s, uintptr_t addr, size_t len)
+{
+    return addr >= s->base && addr - s->base <= s->size && len <= s->size - (addr - s->base);
+}
+
+const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank, uintptr_t addr,
                                        size_t len)
 {
     if (rank < 0 || rank >= t->nranks)
         return NULL;
-    const armcii_seglist_t *l = &t->ranks[rank];
+    armcii_seglist_t *l = &t->ranks[rank];
+    if (l->last < l->n && contains(&l->segs[l->last], addr, len))
+        return &l->segs[l->last];
     int at = last_at_or_below(l, addr);
-    if (at < 0)
+    if (at < 0 || !contains(&l->segs[at], addr, len))
         return NULL;
-    const armcii_seg_t *s = &l->segs[at];
-    /* Written to avoid overflow of addr + len near the top of the address space. */
-    if (addr - s->base > s->size || len > s->size - (addr - s->base))
-        return NULL;
-    return s;
+    l->last = at;
+    return &l->segs[at];
 }

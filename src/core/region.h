@@ -21,6 +21,7 @@ typedef struct {
 typedef struct {
     armcii_seg_t *segs;
     int n, cap;
+    int last; /* index of the last segment found: consecutive operations mostly hit it */
 } armcii_seglist_t;
 
 typedef struct {
@@ -35,7 +36,7 @@ int armcii_region_insert(armcii_region_table_t *t, int rank, const armcii_seg_t 
 /** Remove the segment of @p rank starting at @p base; -1 if there is none. */
 int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base);
 /** The segment of @p rank that wholly contains [addr, addr+len), or NULL. */
-const armcii_seg_t *armcii_region_find(const armcii_region_table_t *t, int rank, uintptr_t addr,
+const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank, uintptr_t addr,
                                        size_t len);
 
 #endif
