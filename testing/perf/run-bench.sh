@@ -11,6 +11,9 @@ echo "== armci-ofi, same node (shared memory)"
 ARMCI_SHM=1 "$run" 2 "$b/armci_bench" $csv
 echo "== armci-ofi, fabric path (FI_PROVIDER=tcp, ARMCI_SHM=0)"
 ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" $csv
+echo "== sparse matrix-vector product, fabric path (tcp, shared memory off), 2 and 4 processes"
+ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 2 "$b/spmv" 4000
+ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 4 "$b/spmv" 2000
 echo "== raw libfabric floor (fi_read/fi_write, FI_PROVIDER=tcp)"
 FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" --raw-ofi $csv
 echo "== raw shared-memory copy"
