@@ -46,7 +46,7 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         ;;
     esac
     case $t in
-    t_acc | t_contig | t_strided | t_vector)
+    t_acc | t_contig | t_strided | t_vector | t_sync | t_threads)
         one "$t np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0
         one "$t np=3 fabric tcp native-acc" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
         ;;

@@ -180,6 +180,12 @@ armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, s
                                int target, uint64_t raddr, uint64_t key, armcii_proto_t proto);
 armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len,
                                int target, uint64_t raddr, uint64_t key, armcii_proto_t proto);
+/** Read-modify-write through libfabric atomics (when accumulates use them too). The
+ *  buffers must stay until the request completes. */
+int armcii_ofi_rmw_hw_ok(int op);
+armcii_status_t armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
+                                  const void *operand, const void *comparand, int target,
+                                  uint64_t raddr, uint64_t key);
 /** Make earlier writes to @p target remotely complete (a no-op when they already are). */
 void armcii_ofi_flush(const char *call, int target);
 /** @return non-zero if libfabric atomics can accumulate @p type. */

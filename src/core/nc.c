@@ -152,8 +152,24 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand)
 {
-    /* Same node or self: a CPU atomic on the memory itself. Remote: the target applies
-     * the same CPU atomic, so both kinds of peer stay atomic with each other. */
+    size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
+    /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
+     * included: all atomics on a word must go one way to stay atomic with each other. */
+    if (armcii_ofi_rmw_hw_ok(op)) {
+        const armcii_seg_t *seg = seg_of(call, target, addr, size);
+        armcii_order_before(call, ARMCII_REQ_ACC_HW, target);
+        armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_ACC_HW, target, 0);
+        uint64_t result = 0, opnd = operand, cmp = comparand;
+        uint32_t r32 = 0, o32 = (uint32_t)operand;
+        armcii_ofi_rmw_hw(call, req, op, size == 4 ? (void *)&r32 : (void *)&result,
+                          size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
+                          (uintptr_t)addr - seg->base + seg->raddr_base, seg->rkey);
+        armcii_req_issued(req);
+        armcii_req_wait(call, req);
+        return size == 4 ? r32 : result;
+    }
+    /* Otherwise a CPU atomic at the memory: directly on the same node, applied by the
+     * target's handler across the fabric. */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         if (target == armcii_g.rank)
             armcii_order_local(call);
@@ -162,7 +178,6 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     armcii_order_before(call, ARMCII_REQ_AM, target);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, 0);
     uint64_t result = 0;
-    size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
     armcii_am_rmw(call, req, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
                   comparand);
     armcii_req_issued(req);

@@ -14,6 +14,17 @@ static const enum fi_datatype acc_to_fi[6] = {
 };
 static size_t max_count[6];
 
+/* Read-modify-write through libfabric: the datatype and operation of each ARMCII_RMW_*. */
+static const struct {
+    enum fi_datatype dt;
+    enum fi_op op;
+} rmw_fi[] = {
+    [ARMCII_RMW_FADD32] = {FI_INT32, FI_SUM},         [ARMCII_RMW_FADD64] = {FI_INT64, FI_SUM},
+    [ARMCII_RMW_SWAP32] = {FI_UINT32, FI_ATOMIC_WRITE}, [ARMCII_RMW_SWAP64] = {FI_UINT64, FI_ATOMIC_WRITE},
+    [ARMCII_RMW_CAS64] = {FI_UINT64, FI_CSWAP},
+};
+static int rmw_ok[5];
+
 /* Providers whose atomics are not used whatever ARMCI_ACC_NATIVE says, each with what was
  * measured on libfabric 1.17: `shm` loses updates when two processes add to one element
  * (1849 of 2000) and returns wrong float and complex sums; `net` accepts atomics at
@@ -61,6 +72,16 @@ void armcii_ofi_atomic_probe(void)
      * and stores under a lock), so by default they are used only when no peer reaches
      * memory through shared memory. Scaled sources are staged in unregistered memory,
      * which rules out providers that need local registration. */
+    for (int op = 0; op < 5; op++) {
+        size_t count = 0;
+        rmw_ok[op] = armcii_ofi.atomic_cap &&
+                     (op == ARMCII_RMW_CAS64
+                          ? fi_compare_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op,
+                                                   &count) == 0
+                          : fi_fetch_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op,
+                                                 &count) == 0) &&
+                     count > 0;
+    }
     long want = armcii_g.env.ACC_NATIVE;
     int shm_peers = armcii_g.shm && armcii_g.node_size > 1;
     int usable = any && atomics_trusted() && !(armcii_ofi.mr_mode & FI_MR_LOCAL);
@@ -94,5 +115,31 @@ armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
     }
     if (!armcii_ofi.delivery_complete)
         armcii_ofi.unflushed[target] = 1;
+    return ARMCII_OK;
+}
+
+int armcii_ofi_rmw_hw_ok(int op)
+{
+    return armcii_g.limits.acc_hw && op >= 0 && op < 5 && rmw_ok[op];
+}
+
+armcii_status_t armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
+                                  const void *operand, const void *comparand, int target,
+                                  uint64_t raddr, uint64_t key)
+{
+    ofi_op_t *o = armcii_ofi_op_get();
+    o->kind = OFI_OP_RMA;
+    o->req = req;
+    o->target = target;
+    req->pending++;
+    fi_addr_t a = armcii_ofi.addrs[target];
+    if (op == ARMCII_RMW_CAS64)
+        OFI_RETRY(call, "fi_compare_atomic", target,
+                  fi_compare_atomic(armcii_ofi.ep, operand, 1, NULL, comparand, NULL, result, NULL,
+                                    a, raddr, key, rmw_fi[op].dt, rmw_fi[op].op, &o->ctx));
+    else
+        OFI_RETRY(call, "fi_fetch_atomic", target,
+                  fi_fetch_atomic(armcii_ofi.ep, operand, 1, NULL, result, NULL, a, raddr, key,
+                                  rmw_fi[op].dt, rmw_fi[op].op, &o->ctx));
     return ARMCII_OK;
 }
