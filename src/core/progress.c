@@ -110,38 +110,39 @@ static void timed_out(const char *call, const char *what, int target, double wai
                  what, target, waited, armcii_ofi_provider(), target);
 }
 
+/* Bounds a wait by ARMCI_TIMEOUT, looking at the clock only every CLOCK_EVERY polls. */
+typedef struct {
+    double t0;
+    unsigned spins, idle;
+} watch_t;
+
+static void watch_poll(const char *call, watch_t *w, const char *what, int target)
+{
+    armcii_poll_waiting(&w->idle);
+    if (++w->spins % CLOCK_EVERY != 0)
+        return;
+    double now = armcii_now();
+    if (w->t0 == 0)
+        w->t0 = now;
+    else if (now - w->t0 > (double)armcii_g.env.TIMEOUT)
+        timed_out(call, what, target, now - w->t0);
+}
+
 void armcii_req_wait(const char *call, armcii_req_t *req)
 {
-    static const char *what[] = {"a get", "a put", "an accumulate", "an accumulate"};
+    static const char *what[] = {"a get", "a put", "an operation applied by the target",
+                                 "an atomic operation"};
     uint32_t gen = req->gen;
-    double t0 = 0;
-    unsigned spins = 0, idle = 0;
-    while (req->in_use && req->gen == gen) {
-        armcii_poll_waiting(&idle);
-        if (++spins % CLOCK_EVERY == 0) {
-            double now = armcii_now();
-            if (t0 == 0)
-                t0 = now;
-            else if (now - t0 > (double)armcii_g.env.TIMEOUT)
-                timed_out(call, what[req->kind], req->target, now - t0);
-        }
-    }
+    watch_t w = {0};
+    while (req->in_use && req->gen == gen)
+        watch_poll(call, &w, what[req->kind], req->target);
 }
 
 void armcii_wait_zero(const char *call, const int *counter, int target)
 {
-    double t0 = 0;
-    unsigned spins = 0, idle = 0;
-    while (*counter > 0) {
-        armcii_poll_waiting(&idle);
-        if (++spins % CLOCK_EVERY == 0) {
-            double now = armcii_now();
-            if (t0 == 0)
-                t0 = now;
-            else if (now - t0 > (double)armcii_g.env.TIMEOUT)
-                timed_out(call, "an operation", target, now - t0);
-        }
-    }
+    watch_t w = {0};
+    while (*counter > 0)
+        watch_poll(call, &w, "an operation", target);
 }
 
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)

@@ -28,16 +28,23 @@ static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
         armcii_hdl_set(hdl, req->index, req->gen, 0);
 }
 
+/* Self and same node (and nothing to move): a copy, complete within the call. */
+static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
+                       size_t len, armci_hdl_t *hdl)
+{
+    if (path == ARMCII_PATH_SELF)
+        armcii_order_local(call);
+    if (len > 0)
+        memmove(dst, src, len);
+    hdl_done(hdl);
+}
+
 int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
                const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        if (path == ARMCII_PATH_SELF)
-            armcii_order_local(call);
-        if (len > 0)
-            memmove(dst, src, len);
-        hdl_done(hdl);
+        local_copy(call, path, dst, src, len, hdl);
         return 0;
     }
     armcii_proto_t proto = armcii_select_get(&armcii_g.limits, path, len, 0);
@@ -58,11 +65,7 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        if (path == ARMCII_PATH_SELF)
-            armcii_order_local(call);
-        if (len > 0)
-            memmove(dst, src, len);
-        hdl_done(hdl);
+        local_copy(call, path, dst, src, len, hdl);
         return 0;
     }
     armcii_proto_t proto = armcii_select_put(&armcii_g.limits, path, len, 0);
