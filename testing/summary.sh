@@ -5,7 +5,8 @@
 [ $# -gt 0 ] || set -- "$(dirname "$0")/.."
 logs=
 for d in "$@"; do
-    for l in testing/unit/test_core.log testing/suite.sh.log testing/errors.sh.log; do
+    for l in testing/unit/test_core.log testing/suite.sh.log testing/errors.sh.log \
+        testing/docs.sh.log; do
         logs="$logs $d/$l"
     done
     # present when Global Arrays was found

@@ -142,16 +142,23 @@ int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, s
     return 0;
 }
 
+void armcii_env_format(const armcii_env_t *env, int row, char *buf, size_t len)
+{
+    const armcii_env_row_t *r = &armcii_env_rows[row];
+    long v = *(const long *)((const char *)env + r->offset);
+    if (r->type == ARMCII_ENV_AUTO && v < 0)
+        snprintf(buf, len, "auto");
+    else
+        snprintf(buf, len, "%ld", v);
+}
+
 void armcii_env_print(const armcii_env_t *env, void (*emit)(const char *line))
 {
-    char line[256];
+    char line[256], value[32];
     for (int i = 0; i < armcii_env_nrows; i++) {
-        const armcii_env_row_t *row = &armcii_env_rows[i];
-        long v = *(const long *)((const char *)env + row->offset);
-        if (row->type == ARMCII_ENV_AUTO && v < 0)
-            snprintf(line, sizeof(line), "%-28s = auto (default %s)", row->name, row->def);
-        else
-            snprintf(line, sizeof(line), "%-28s = %ld (default %s)", row->name, v, row->def);
+        armcii_env_format(env, i, value, sizeof(value));
+        snprintf(line, sizeof(line), "%-28s = %s (default %s)", armcii_env_rows[i].name, value,
+                 armcii_env_rows[i].def);
         emit(line);
     }
 }

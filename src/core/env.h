@@ -40,6 +40,9 @@ int armcii_env_parse_auto(const char *s, long *out_p);
 int armcii_env_parse_int(const char *s, long *out_p);
 int armcii_env_parse_size(const char *s, long *out_p);
 
+/** The value of row @p row of @p env as text ("auto" for AUTO fields at -1). */
+void armcii_env_format(const armcii_env_t *env, int row, char *buf, size_t len);
+
 /** Write the current settings, one "NAME = value (default ...)" line each. */
 void armcii_env_print(const armcii_env_t *env, void (*emit)(const char *line));
 

@@ -172,7 +172,7 @@ static struct fi_info *with_ordering(const struct fi_info *chosen, int atomics, 
     return dup;
 }
 
-static armcii_status_t getinfo(void)
+armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p)
 {
     /* Most wanted first: atomics and delivery completion with manual progress. The
      * provider is libfabric's first choice for these; ordering is asked for afterwards,
@@ -188,17 +188,28 @@ static armcii_status_t getinfo(void)
         if (rc != 0 || !list)
             continue;
         struct fi_info *chosen = pick(list);
-        armcii_ofi.info = with_ordering(chosen, tries[t][0], tries[t][1], tries[t][2]);
-        if (!armcii_ofi.info)
-            armcii_ofi.info = fi_dupinfo(chosen);
+        struct fi_info *info = with_ordering(chosen, tries[t][0], tries[t][1], tries[t][2]);
+        if (!info)
+            info = fi_dupinfo(chosen);
         fi_freeinfo(list);
-        armcii_ofi.atomic_cap = tries[t][0];
-        armcii_ofi.delivery_complete = tries[t][1];
-        return armcii_ofi.info ? ARMCII_OK : ARMCII_ENOMEM;
+        if (!info)
+            return ARMCII_ENOMEM;
+        *info_p = info;
+        *atomics_p = tries[t][0];
+        *dc_p = tries[t][1];
+        return ARMCII_OK;
     }
-    armcii_warn("ARMCI_Init: no libfabric provider offers RDM endpoints with RMA and messages "
-                "(check FI_PROVIDER and `fi_info -t FI_EP_RDM -c FI_RMA`)");
     return ARMCII_EFABRIC;
+}
+
+static armcii_status_t getinfo(void)
+{
+    armcii_status_t st = armcii_ofi_choose(&armcii_ofi.info, &armcii_ofi.atomic_cap,
+                                           &armcii_ofi.delivery_complete);
+    if (st == ARMCII_EFABRIC)
+        armcii_warn("ARMCI_Init: no libfabric provider offers RDM endpoints with RMA and "
+                    "messages (check FI_PROVIDER and `fi_info -t FI_EP_RDM -c FI_RMA`)");
+    return st;
 }
 
 #define OPEN_CHECK(what, expr)                                                                     \

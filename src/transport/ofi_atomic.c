@@ -31,9 +31,8 @@ static int rmw_ok[5];
  * fi_atomicvalid and fails them at fi_atomic. */
 static const char *const atomic_quirks[] = {"shm", "net", "net;ofi_rxm"};
 
-static int atomics_trusted(void)
+static int atomics_trusted(const char *prov)
 {
-    const char *prov = armcii_ofi_provider();
     for (size_t i = 0; i < sizeof(atomic_quirks) / sizeof(atomic_quirks[0]); i++)
         if (strcmp(prov, atomic_quirks[i]) == 0)
             return 0;
@@ -44,10 +43,9 @@ static int atomics_trusted(void)
  * socket providers) gain nothing over our own target-side accumulate, and lose: on
  * tcp;ofi_rxm an 8 B accumulate took 13.2 us native against 6.3 us ours, 256 KiB 310 us
  * against 123 us. "auto" uses native atomics only elsewhere (NICs with atomics). */
-static int atomics_emulated(void)
+static int atomics_emulated(const char *prov)
 {
     static const char *const soft[] = {"ofi_rxm", "ofi_rxd", "tcp", "udp", "sockets"};
-    const char *prov = armcii_ofi_provider();
     for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
         if (strstr(prov, soft[i]))
             return 1;
@@ -84,9 +82,17 @@ void armcii_ofi_atomic_probe(void)
     }
     long want = armcii_g.env.ACC_NATIVE;
     int shm_peers = armcii_g.shm && armcii_g.node_size > 1;
-    int usable = any && atomics_trusted() && !(armcii_ofi.mr_mode & FI_MR_LOCAL);
+    const char *prov = armcii_ofi_provider();
+    int usable = any && atomics_trusted(prov) && !(armcii_ofi.mr_mode & FI_MR_LOCAL);
     armcii_g.limits.acc_hw =
-        usable && (want == 1 || (want == -1 && !shm_peers && !atomics_emulated()));
+        usable && (want == 1 || (want == -1 && !shm_peers && !atomics_emulated(prov)));
+}
+
+const char *armcii_ofi_atomics_policy(const char *prov)
+{
+    if (!atomics_trusted(prov))
+        return "never (known wrong)";
+    return atomics_emulated(prov) ? "software emulation (ours is used)" : "native";
 }
 
 int armcii_ofi_acc_hw_ok(int type)

@@ -83,6 +83,13 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, double *t
 void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
     __attribute__((noreturn));
 
+/** The provider armci-ofi runs on (shared with armci-info): libfabric's first choice for
+ *  RDM + RMA + messages, preferring atomics, delivery completion and manual progress. */
+armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p);
+
+/** How armci-ofi treats a provider's atomics, in words (armci-info). */
+const char *armcii_ofi_atomics_policy(const char *prov);
+
 /* active messages (am.c) */
 armcii_status_t armcii_am_init(void);
 void armcii_am_fini(void);

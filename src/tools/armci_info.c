@@ -1,0 +1,261 @@
+/*
+ * armci-info: what armci-ofi would run on here, in the spirit of ompi_info and fi_info.
+ * The libfabric providers with what the runtime needs from each and the one it would
+ * choose, hwloc's view of the node, and every environment variable with its current value.
+ * Runs as a single process, without mpirun.
+ *
+ *   armci-info            a report for people
+ *   armci-info --json     the same for scripts
+ *   armci-info --markdown the environment table (docs/tuning.md is generated from it)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+
+#include "../transport/ofi_internal.h"
+
+static const char *const acc_names[6] = {"int", "long", "float", "double", "complex",
+                                         "double complex"};
+static const enum fi_datatype acc_fi[6] = {FI_INT32, FI_INT64, FI_FLOAT, FI_DOUBLE,
+                                           FI_FLOAT_COMPLEX, FI_DOUBLE_COMPLEX};
+
+typedef struct {
+    char name[64];
+    size_t inject, iov, rma_iov;
+    int manual, atomic_cap, opened;
+    uint64_t mr_mode;
+    int acc[6]; /* fi_atomicvalid(FI_SUM) per ARMCI accumulate type */
+} prov_t;
+
+/* Open an endpoint just to ask which atomics the provider accepts. */
+static void probe_atomics(struct fi_info *info, prov_t *p)
+{
+    struct fid_fabric *fab = NULL;
+    struct fid_domain *dom = NULL;
+    struct fid_av *av = NULL;
+    struct fid_cq *cq = NULL;
+    struct fid_ep *ep = NULL;
+    struct fi_av_attr av_attr = {.type = FI_AV_TABLE};
+    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_CONTEXT};
+    if (fi_fabric(info->fabric_attr, &fab, NULL) == 0 &&
+        fi_domain(fab, info, &dom, NULL) == 0 && fi_av_open(dom, &av_attr, &av, NULL) == 0 &&
+        fi_cq_open(dom, &cq_attr, &cq, NULL) == 0 && fi_endpoint(dom, info, &ep, NULL) == 0 &&
+        fi_ep_bind(ep, &av->fid, 0) == 0 && fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV) == 0 &&
+        fi_enable(ep) == 0) {
+        p->opened = 1;
+        for (int t = 0; t < 6; t++) {
+            size_t count = 0;
+            p->acc[t] = (info->caps & FI_ATOMIC) &&
+                        fi_atomicvalid(ep, acc_fi[t], FI_SUM, &count) == 0 && count > 0;
+        }
+    }
+    if (ep)
+        fi_close(&ep->fid);
+    if (cq)
+        fi_close(&cq->fid);
+    if (av)
+        fi_close(&av->fid);
+    if (dom)
+        fi_close(&dom->fid);
+    if (fab)
+        fi_close(&fab->fid);
+}
+
+/* Every provider offering RDM endpoints with RMA and messages, once each. */
+static int list_providers(prov_t *out, int max)
+{
+    struct fi_info *hints = fi_allocinfo(), *list = NULL;
+    hints->caps = FI_RMA | FI_MSG;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    hints->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    int n = 0;
+    if (fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, hints, &list) == 0) {
+        for (struct fi_info *i = list; i && n < max; i = i->next) {
+            int seen = 0;
+            for (int k = 0; k < n; k++)
+                seen |= strcmp(out[k].name, i->fabric_attr->prov_name) == 0;
+            if (seen)
+                continue;
+            prov_t *p = &out[n++];
+            memset(p, 0, sizeof(*p));
+            snprintf(p->name, sizeof(p->name), "%s", i->fabric_attr->prov_name);
+            p->inject = i->tx_attr->inject_size;
+            p->iov = i->tx_attr->iov_limit;
+            p->rma_iov = i->tx_attr->rma_iov_limit;
+            p->manual = i->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+            p->mr_mode = i->domain_attr->mr_mode;
+            p->atomic_cap = (i->caps & FI_ATOMIC) != 0;
+            /* ask again with atomics to get an info an endpoint can be opened with */
+            struct fi_info *h2 = fi_dupinfo(hints), *l2 = NULL;
+            h2->caps |= FI_ATOMIC;
+            h2->fabric_attr->prov_name = strdup(p->name);
+            if (fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, h2, &l2) == 0) {
+                p->atomic_cap = 1;
+                probe_atomics(l2, p);
+                fi_freeinfo(l2);
+            }
+            fi_freeinfo(h2);
+        }
+        fi_freeinfo(list);
+    }
+    fi_freeinfo(hints);
+    return n;
+}
+
+static void mr_mode_text(uint64_t m, char *buf, size_t len)
+{
+    static const struct {
+        uint64_t bit;
+        const char *name;
+    } bits[] = {{FI_MR_LOCAL, "local"},         {FI_MR_VIRT_ADDR, "virt_addr"},
+                {FI_MR_ALLOCATED, "allocated"}, {FI_MR_PROV_KEY, "prov_key"},
+                {FI_MR_ENDPOINT, "endpoint"},   {FI_MR_RAW, "raw"}};
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+        if (m & bits[i].bit)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "",
+                     bits[i].name);
+    if (!buf[0])
+        snprintf(buf, len, "none");
+}
+
+typedef struct {
+    unsigned cores, pus, numa;
+    unsigned long l2, l3;
+} node_t;
+
+static void node_info(node_t *n)
+{
+    memset(n, 0, sizeof(*n));
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0)
+        return;
+    if (hwloc_topology_load(topo) == 0) {
+        n->cores = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        n->pus = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        n->numa = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+        hwloc_obj_t l2 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0);
+        hwloc_obj_t l3 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, 0);
+        n->l2 = l2 ? (unsigned long)l2->attr->cache.size : 0;
+        n->l3 = l3 ? (unsigned long)l3->attr->cache.size : 0;
+    }
+    hwloc_topology_destroy(topo);
+}
+
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
+
+/* JSON strings here are names and help texts of our own: escape quotes and backslashes. */
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+int main(int argc, char **argv)
+{
+    int json = argc > 1 && strcmp(argv[1], "--json") == 0;
+    int markdown = argc > 1 && strcmp(argv[1], "--markdown") == 0;
+    if (argc > 1 && !json && !markdown) {
+        fprintf(stderr, "usage: armci-info [--json | --markdown]\n");
+        return 2;
+    }
+    armcii_env_t env;
+    char err[512];
+    if (armcii_env_load(&env, env_lookup, err, sizeof(err)) != 0) {
+        fprintf(stderr, "armci-info: %s\n", err);
+        return 1;
+    }
+    if (markdown) {
+        printf("| variable | default | meaning |\n|---|---|---|\n");
+        for (int i = 0; i < armcii_env_nrows; i++)
+            printf("| `%s` | %s | %s |\n", armcii_env_rows[i].name, armcii_env_rows[i].def,
+                   armcii_env_rows[i].help);
+        return 0;
+    }
+    prov_t prov[32];
+    int np = list_providers(prov, 32);
+    struct fi_info *chosen = NULL;
+    int atom = 0, dc = 0;
+    const char *pick = armcii_ofi_choose(&chosen, &atom, &dc) == ARMCII_OK
+                           ? chosen->fabric_attr->prov_name
+                           : "none";
+    node_t node;
+    node_info(&node);
+    char mr[96], val[32];
+
+    if (json) {
+        printf("{\n  \"version\": \"%s\",\n  \"libfabric\": \"%u.%u\",\n", PACKAGE_VERSION,
+               FI_MAJOR(fi_version()), FI_MINOR(fi_version()));
+        printf("  \"providers\": [\n");
+        for (int i = 0; i < np; i++) {
+            mr_mode_text(prov[i].mr_mode, mr, sizeof(mr));
+            printf("    {\"name\": ");
+            json_str(prov[i].name);
+            printf(", \"inject_size\": %zu, \"iov_limit\": %zu, \"rma_iov_limit\": %zu, "
+                   "\"progress\": \"%s\", \"mr_mode\": \"%s\", \"atomics\": {",
+                   prov[i].inject, prov[i].iov, prov[i].rma_iov,
+                   prov[i].manual ? "manual" : "auto", mr);
+            for (int t = 0; t < 6; t++)
+                printf("%s\"%s\": %s", t ? ", " : "", acc_names[t],
+                       prov[i].acc[t] ? "true" : "false");
+            printf("}, \"atomics_use\": ");
+            json_str(armcii_ofi_atomics_policy(prov[i].name));
+            printf("}%s\n", i + 1 < np ? "," : "");
+        }
+        printf("  ],\n  \"chosen\": ");
+        json_str(pick);
+        printf(",\n  \"node\": {\"cores\": %u, \"pus\": %u, \"numa_nodes\": %u, \"l2_bytes\": %lu, "
+               "\"l3_bytes\": %lu},\n",
+               node.cores, node.pus, node.numa, node.l2, node.l3);
+        printf("  \"environment\": [\n");
+        for (int i = 0; i < armcii_env_nrows; i++) {
+            armcii_env_format(&env, i, val, sizeof(val));
+            printf("    {\"name\": \"%s\", \"value\": \"%s\", \"default\": \"%s\", \"help\": ",
+                   armcii_env_rows[i].name, val, armcii_env_rows[i].def);
+            json_str(armcii_env_rows[i].help);
+            printf("}%s\n", i + 1 < armcii_env_nrows ? "," : "");
+        }
+        printf("  ]\n}\n");
+    } else {
+        printf("armci-ofi %s on libfabric %u.%u and hwloc %s\n\n", PACKAGE_VERSION,
+               FI_MAJOR(fi_version()), FI_MINOR(fi_version()), HWLOC_VERSION);
+        printf("libfabric providers with RDM endpoints, RMA and messages:\n");
+        printf("  %-16s %7s %4s %7s %-8s %-24s %s\n", "provider", "inject", "iov", "rma_iov",
+               "progress", "mr_mode", "atomics (sum): int long float double cpl dcpl");
+        for (int i = 0; i < np; i++) {
+            mr_mode_text(prov[i].mr_mode, mr, sizeof(mr));
+            printf("  %-16s %7zu %4zu %7zu %-8s %-24s ", prov[i].name, prov[i].inject,
+                   prov[i].iov, prov[i].rma_iov, prov[i].manual ? "manual" : "auto", mr);
+            if (!prov[i].opened)
+                printf("(not probed)");
+            for (int t = 0; t < 6 && prov[i].opened; t++)
+                printf("%s ", prov[i].acc[t] ? "yes" : "no");
+            printf("-> %s\n", armcii_ofi_atomics_policy(prov[i].name));
+        }
+        printf("\narmci-ofi would use: %s (set FI_PROVIDER to choose; ARMCI_SHM=0 sends same-node "
+               "peers through it too)\n\n",
+               pick);
+        printf("node (hwloc): %u cores, %u PUs, %u NUMA node(s), L2 %lu KiB, L3 %lu KiB\n\n",
+               node.cores, node.pus, node.numa, node.l2 >> 10, node.l3 >> 10);
+        printf("environment:\n");
+        for (int i = 0; i < armcii_env_nrows; i++) {
+            armcii_env_format(&env, i, val, sizeof(val));
+            printf("  %-28s = %-6s (default %s)\n      %s\n", armcii_env_rows[i].name, val,
+                   armcii_env_rows[i].def, armcii_env_rows[i].help);
+        }
+    }
+    fi_freeinfo(chosen);
+    return 0;
+}
