@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "../src/agg/agg.h"
+#include "../src/core/stats.h"
 
 /* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
  * a poll of a microsecond or two, and an application thread arriving then should not pay
@@ -153,6 +154,7 @@ int ARMCI_Finalize(void)
     armcii_mpi_wait(call, &r);
     armcii_unlock();
     armcii_progress_thread_stop();
+    armcii_stats_report(); /* collective; nothing is in flight any more */
 
     drop_allocations();
     if (armcii_g.fabric)

@@ -102,6 +102,8 @@ static int parse_one(const armcii_env_row_t *row, const char *s, long *out_p)
         return armcii_env_parse_int(s, out_p);
     case ARMCII_ENV_SIZE:
         return armcii_env_parse_size(s, out_p);
+    case ARMCII_ENV_STR: /* copied by the caller */
+        return 0;
     }
     return -1;
 }
@@ -133,6 +135,15 @@ int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, s
         int from_user = s != NULL && *s != '\0';
         if (!from_user)
             s = row->def;
+        if (row->type == ARMCII_ENV_STR) {
+            if (strlen(s) >= ARMCII_ENV_STR_MAX) {
+                snprintf(err, errlen, "%s is longer than %d characters", row->name,
+                         ARMCII_ENV_STR_MAX - 1);
+                return -1;
+            }
+            strcpy((char *)env + row->offset, s);
+            continue;
+        }
         if (parse_one(row, s, field) != 0 || check_range(row, *field) != 0) {
             snprintf(err, errlen, "%s=\"%s\" is not a valid value (%s; default %s)", row->name,
                      s, row->help, row->def);
@@ -145,6 +156,10 @@ int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, s
 void armcii_env_format(const armcii_env_t *env, int row, char *buf, size_t len)
 {
     const armcii_env_row_t *r = &armcii_env_rows[row];
+    if (r->type == ARMCII_ENV_STR) {
+        snprintf(buf, len, "%s", (const char *)env + r->offset);
+        return;
+    }
     long v = *(const long *)((const char *)env + r->offset);
     if (r->type == ARMCII_ENV_AUTO && v < 0)
         snprintf(buf, len, "auto");

@@ -4,11 +4,27 @@
 
 #include <stddef.h>
 
-typedef enum { ARMCII_ENV_BOOL, ARMCII_ENV_AUTO, ARMCII_ENV_INT, ARMCII_ENV_SIZE } armcii_env_type_t;
+typedef enum {
+    ARMCII_ENV_BOOL,
+    ARMCII_ENV_AUTO,
+    ARMCII_ENV_INT,
+    ARMCII_ENV_SIZE,
+    ARMCII_ENV_STR
+} armcii_env_type_t;
 
-/** Parsed settings; one field per row of env_defs.h. AUTO fields hold -1 for "auto". */
+#define ARMCII_ENV_STR_MAX 256
+
+/* The field each type is stored in. */
+#define ARMCII_ENV_FIELD_BOOL(f) long f;
+#define ARMCII_ENV_FIELD_AUTO(f) long f;
+#define ARMCII_ENV_FIELD_INT(f)  long f;
+#define ARMCII_ENV_FIELD_SIZE(f) long f;
+#define ARMCII_ENV_FIELD_STR(f)  char f[ARMCII_ENV_STR_MAX];
+
+/** Parsed settings; one field per row of env_defs.h. AUTO fields hold -1 for "auto";
+ *  STR fields hold the text (empty by default). */
 typedef struct {
-#define ARMCII_ENV(field, type, def, help) long field;
+#define ARMCII_ENV(field, type, def, help) ARMCII_ENV_FIELD_##type(field)
 #include "env_defs.h"
 #undef ARMCII_ENV
 } armcii_env_t;

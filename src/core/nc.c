@@ -14,6 +14,7 @@
 
 #include "armcii.h"
 #include "iter.h"
+#include "stats.h"
 
 static void hdl_done(armci_hdl_t *hdl)
 {
@@ -68,6 +69,20 @@ static const armcii_seg_t *seg_of(const char *call, int target, const char *r, s
     return seg;
 }
 
+/* Bytes the blocks of @p it add up to (for the statistics). */
+static long total_bytes(const armcii_iter_t *it)
+{
+    if (!it->vector)
+        return (long)it->nblocks * it->count[0];
+    armcii_iter_t pass = *it;
+    char *l, *r;
+    size_t len;
+    long total = 0;
+    while (armcii_iter_next(&pass, &l, &r, &len))
+        total += (long)len;
+    return total;
+}
+
 int armcii_nc(const char *call, int what, int type, const void *scale, void *itv, int target,
               armci_hdl_t *hdl, int blocking)
 {
@@ -76,6 +91,18 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
     int hw = what == ARMCII_NC_ACC &&
              armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type)) ==
                  ARMCII_PROTO_ACC_HW;
+    int stat_kind = what == ARMCII_NC_GET ? ARMCII_ST_GET
+                    : what == ARMCII_NC_PUT ? ARMCII_ST_PUT
+                                            : ARMCII_ST_ACC;
+    if (armcii_g.env.STATS) {
+        int stat_path = hw                                  ? ARMCII_ST_ATOMIC
+                        : path != ARMCII_PATH_FABRIC        ? ARMCII_ST_LOCAL
+                        : what == ARMCII_NC_ACC ||
+                                any_block(it, (size_t)armcii_g.env.NC_DIRECT_MIN, 1)
+                            ? ARMCII_ST_MESSAGE
+                            : ARMCII_ST_DIRECT;
+        armcii_stat_op(stat_kind, stat_path, total_bytes(it));
+    }
     if (it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !hw)) {
         if (path == ARMCII_PATH_SELF)
             armcii_order_local(call);
@@ -156,6 +183,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
      * included: all atomics on a word must go one way to stay atomic with each other. */
     if (armcii_ofi_rmw_hw_ok(op)) {
+        armcii_stat_op(ARMCII_ST_RMW, ARMCII_ST_ATOMIC, (long)size);
         const armcii_seg_t *seg = seg_of(call, target, addr, size);
         armcii_order_before(call, ARMCII_REQ_ACC_HW, target);
         armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_ACC_HW, target, 0);
@@ -171,10 +199,12 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     /* Otherwise a CPU atomic at the memory: directly on the same node, applied by the
      * target's handler across the fabric. */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
+        armcii_stat_op(ARMCII_ST_RMW, ARMCII_ST_LOCAL, (long)size);
         if (target == armcii_g.rank)
             armcii_order_local(call);
         return armcii_rmw_apply(op, addr, operand, &comparand);
     }
+    armcii_stat_op(ARMCII_ST_RMW, ARMCII_ST_MESSAGE, (long)size);
     armcii_order_before(call, ARMCII_REQ_AM, target);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, 0);
     uint64_t result = 0;

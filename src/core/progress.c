@@ -11,6 +11,7 @@
 
 #include "armcii.h"
 #include "../agg/agg.h"
+#include "stats.h"
 
 /* How many polls between two looks at the clock while waiting. */
 #define CLOCK_EVERY 1024
@@ -134,15 +135,23 @@ void armcii_req_wait(const char *call, armcii_req_t *req)
                                  "an atomic operation"};
     uint32_t gen = req->gen;
     watch_t w = {0};
+    double t0 = armcii_g.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->gen == gen)
         watch_poll(call, &w, what[req->kind], req->target);
+    if (armcii_g.env.STATS)
+        armcii_stats.wait_seconds += armcii_now() - t0;
 }
 
 void armcii_wait_zero(const char *call, const int *counter, int target)
 {
+    if (*counter <= 0)
+        return;
     watch_t w = {0};
+    double t0 = armcii_g.env.STATS ? armcii_now() : 0;
     while (*counter > 0)
         watch_poll(call, &w, "an operation", target);
+    if (armcii_g.env.STATS)
+        armcii_stats.wait_seconds += armcii_now() - t0;
 }
 
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
@@ -248,6 +257,7 @@ static void *progress_main(void *arg)
         }
         int n = armcii_progress();
         int mine = armcii_g.pool.nactive > 0;
+        armcii_stats.progress_wakeups += n > 0;
         pthread_mutex_unlock(&armcii_g.lock);
         if (n > 0)
             continue;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "armcii.h"
+#include "stats.h"
 
 static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 {
@@ -30,8 +31,9 @@ static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
 
 /* Self and same node (and nothing to move): a copy, complete within the call. */
 static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
-                       size_t len, armci_hdl_t *hdl)
+                       size_t len, armci_hdl_t *hdl, int kind)
 {
+    armcii_stat_op(kind, ARMCII_ST_LOCAL, (long)len);
     if (path == ARMCII_PATH_SELF)
         armcii_order_local(call);
     if (len > 0)
@@ -44,10 +46,13 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_ST_GET);
         return 0;
     }
     armcii_proto_t proto = armcii_select_get(&armcii_g.limits, path, len, 0);
+    armcii_stat_op(ARMCII_ST_GET,
+                   proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED : ARMCII_ST_DIRECT,
+                   (long)len);
     if (blocking)
         armcii_order_before(call, ARMCII_REQ_GET, target);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, !blocking && !hdl);
@@ -65,10 +70,15 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_ST_PUT);
         return 0;
     }
     armcii_proto_t proto = armcii_select_put(&armcii_g.limits, path, len, 0);
+    armcii_stat_op(ARMCII_ST_PUT,
+                   proto == ARMCII_PROTO_INJECT     ? ARMCII_ST_INJECT
+                   : proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED
+                                                    : ARMCII_ST_DIRECT,
+                   (long)len);
     if (blocking)
         armcii_order_before(call, ARMCII_REQ_PUT, target);
     uint64_t raddr = remote_addr(seg, dst);
@@ -95,6 +105,11 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
 {
     armcii_path_t path = armcii_path(target);
     armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type));
+    armcii_stat_op(ARMCII_ST_ACC,
+                   proto == ARMCII_PROTO_LOCAL    ? ARMCII_ST_LOCAL
+                   : proto == ARMCII_PROTO_ACC_HW ? ARMCII_ST_ATOMIC
+                                                  : ARMCII_ST_MESSAGE,
+                   (long)len);
     if (len == 0 || proto == ARMCII_PROTO_LOCAL) {
         if (path == ARMCII_PATH_SELF)
             armcii_order_local(call);

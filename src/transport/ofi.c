@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ofi_internal.h"
+#include "../core/stats.h"
 
 ofi_state_t armcii_ofi;
 
@@ -26,6 +27,7 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 
 void armcii_ofi_eagain(const char *call, const char *what, int target, double *t0)
 {
+    armcii_stats.eagain_retries++;
     double now = armcii_now();
     if (*t0 == 0)
         *t0 = now;

@@ -1,0 +1,96 @@
+/* Statistics: gathered over processes at finalize, printed and written (see stats.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../agg/agg.h"
+#include "armcii.h"
+#include "stats.h"
+
+armcii_stats_t armcii_stats;
+
+static const char *kind_names[ARMCII_ST_NKIND] = {"get", "put", "acc", "rmw"};
+static const char *path_names[ARMCII_ST_NPATH] = {"local", "direct", "inject",
+                                                  "buffered", "message", "atomic"};
+
+#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + 5)
+
+/* All counters as one vector of doubles, in a fixed order, with their names. */
+static void flatten(double *v, char names[][40])
+{
+    int k = 0;
+    for (int i = 0; i < ARMCII_ST_NKIND; i++)
+        for (int p = 0; p < ARMCII_ST_NPATH; p++) {
+            snprintf(names[k], 40, "%s %s", kind_names[i], path_names[p]);
+            v[k++] = (double)armcii_stats.ops[i][p];
+        }
+    for (int i = 0; i < ARMCII_ST_NKIND; i++) {
+        snprintf(names[k], 40, "%s bytes", kind_names[i]);
+        v[k++] = (double)armcii_stats.bytes[i];
+    }
+    strcpy(names[k], "aggregated ops");
+    v[k++] = (double)armcii_agg_ops;
+    strcpy(names[k], "aggregate flushes");
+    v[k++] = (double)armcii_agg_flushes;
+    strcpy(names[k], "progress thread wake-ups");
+    v[k++] = (double)armcii_stats.progress_wakeups;
+    strcpy(names[k], "queue-full retries");
+    v[k++] = (double)armcii_stats.eagain_retries;
+    strcpy(names[k], "seconds waiting");
+    v[k++] = armcii_stats.wait_seconds;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+void armcii_stats_report(void)
+{
+    if (!armcii_g.env.STATS)
+        return;
+    int P = armcii_g.nproc;
+    double mine[NFLAT];
+    static char names[NFLAT][40];
+    flatten(mine, names);
+    double *all = armcii_g.rank == 0 ? malloc((size_t)P * NFLAT * sizeof(double)) : NULL;
+    MPI_Gather(mine, NFLAT, MPI_DOUBLE, all, NFLAT, MPI_DOUBLE, 0, armcii_g.comm);
+    if (armcii_g.rank != 0)
+        return;
+    double *col = malloc((size_t)P * sizeof(double));
+    printf("armci: statistics over %d processes (per process: min / median / max)\n", P);
+    for (int k = 0; k < NFLAT; k++) {
+        double sum = 0;
+        for (int r = 0; r < P; r++)
+            sum += col[r] = all[(size_t)r * NFLAT + k];
+        if (sum == 0)
+            continue; /* only what happened */
+        qsort(col, (size_t)P, sizeof(double), cmp_double);
+        if (k == NFLAT - 1)
+            printf("armci:   %-26s %12.6f %12.6f %12.6f\n", names[k], col[0], col[P / 2],
+                   col[P - 1]);
+        else
+            printf("armci:   %-26s %12.0f %12.0f %12.0f\n", names[k], col[0], col[P / 2],
+                   col[P - 1]);
+    }
+    fflush(stdout);
+    if (armcii_g.env.STATS_FILE[0]) {
+        FILE *f = fopen(armcii_g.env.STATS_FILE, "w");
+        if (!f) {
+            armcii_warn("ARMCI_Finalize: cannot write ARMCI_STATS_FILE %s", armcii_g.env.STATS_FILE);
+        } else {
+            fprintf(f, "{\"processes\": %d, \"counters\": {\n", P);
+            for (int k = 0; k < NFLAT; k++) {
+                fprintf(f, "  \"%s\": [", names[k]);
+                for (int r = 0; r < P; r++)
+                    fprintf(f, "%s%.9g", r ? ", " : "", all[(size_t)r * NFLAT + k]);
+                fprintf(f, "]%s\n", k + 1 < NFLAT ? "," : "");
+            }
+            fprintf(f, "}}\n");
+            fclose(f);
+        }
+    }
+    free(col);
+    free(all);
+}

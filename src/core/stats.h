@@ -1,0 +1,41 @@
+/*
+ * Per-process statistics (ARMCI_STATS=1): counted where operations are issued, reported
+ * at ARMCI_Finalize as one table over all processes (min / median / max), and written as
+ * JSON to ARMCI_STATS_FILE when that is set.
+ */
+#ifndef ARMCII_STATS_H
+#define ARMCII_STATS_H
+
+/* Operation kinds and the paths they took. */
+enum { ARMCII_ST_GET, ARMCII_ST_PUT, ARMCII_ST_ACC, ARMCII_ST_RMW, ARMCII_ST_NKIND };
+enum {
+    ARMCII_ST_LOCAL,    /* self or same node: load/store */
+    ARMCII_ST_DIRECT,   /* zero-copy RMA */
+    ARMCII_ST_INJECT,   /* inject put */
+    ARMCII_ST_BUFFERED, /* through bounce buffers */
+    ARMCII_ST_MESSAGE,  /* applied or answered by the target (active messages) */
+    ARMCII_ST_ATOMIC,   /* libfabric atomics */
+    ARMCII_ST_NPATH
+};
+
+typedef struct {
+    long ops[ARMCII_ST_NKIND][ARMCII_ST_NPATH];
+    long bytes[ARMCII_ST_NKIND];
+    long agg_ops, agg_flushes;
+    long progress_wakeups; /* progress-thread polls that found work */
+    long eagain_retries;   /* provider queue full, retried */
+    double wait_seconds;   /* time spent waiting for completions */
+} armcii_stats_t;
+
+extern armcii_stats_t armcii_stats;
+
+static inline void armcii_stat_op(int kind, int path, long bytes)
+{
+    armcii_stats.ops[kind][path]++;
+    armcii_stats.bytes[kind] += bytes;
+}
+
+/** Collective (in ARMCI_Finalize): print and write the statistics when asked for. */
+void armcii_stats_report(void);
+
+#endif

@@ -1,0 +1,28 @@
+/* A known number of operations for the statistics check (testing/stats.sh): 1000 gets of
+ * 8 bytes, 100 puts of 64 bytes, 10 double accumulates and 5 fetch-and-adds per process,
+ * all to the next process. */
+#include "tester.h"
+
+int main(int argc, char **argv)
+{
+    t_init(&argc, &argv);
+    void **base = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(base, 4096);
+    ARMCI_Barrier();
+    int p = (t_me + 1) % t_np, old;
+    char buf[64] = {0};
+    double one = 1.0, v = 2.0;
+    for (int i = 0; i < 1000; i++)
+        ARMCI_Get(base[p], buf, 8, p);
+    for (int i = 0; i < 100; i++)
+        ARMCI_Put(buf, (char *)base[p] + 64, 64, p);
+    for (int i = 0; i < 10; i++)
+        ARMCI_Acc(ARMCI_ACC_DBL, &one, &v, (char *)base[p] + 256, sizeof(double), p);
+    for (int i = 0; i < 5; i++)
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, (char *)base[p] + 512, 1, p);
+    ARMCI_Barrier();
+    CHECK(1, "operations issued");
+    ARMCI_Free(base[t_me]);
+    free(base);
+    return t_finish("t_stats");
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# ARMCI_STATS counts what a program did: a run with a known number of operations must find
+# exactly that number, per process, on the path it took.
+here=$(cd "$(dirname "$0")" && pwd)
+prog=${top_builddir:-.}/testing/mpi/t_stats
+run="$here/run-mpi.sh"
+pass=0
+fail=0
+check() { # check NAME "python expression over c (counters) and n" ENV...
+    name=$1
+    expr=$2
+    shift 2
+    json=$(mktemp)
+    log=$(mktemp)
+    if env ARMCI_STATS=1 ARMCI_STATS_FILE="$json" "$@" "$run" 3 "$prog" >"$log" 2>&1 &&
+        grep -q "statistics over 3 processes" "$log" &&
+        python3 -c "import json,sys; d=json.load(open('$json')); c=d['counters']; n=d['processes']; sys.exit(0 if ($expr) else 1)"; then
+        echo "PASS: stats/$name"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: stats/$name"
+        sed 's/^/    /' "$log" | grep -v "^    $" | tail -20
+        [ -s "$json" ] && sed 's/^/    /' "$json" | head -30
+        fail=$((fail + 1))
+    fi
+    rm -f "$json" "$log"
+}
+all() { echo "all(x == $2 for x in c['$1'])"; }
+check "same node: 1000 gets, 100 puts, 10 acc, 5 rmw, all local" \
+    "$(all 'get local' 1000) and $(all 'put local' 100) and $(all 'acc local' 10) and $(all 'rmw local' 5) and $(all 'get bytes' 8000)" \
+    ARMCI_SHM=1
+check "fabric: 1000 direct gets, 100 direct puts, 10 message accs, 5 message rmws" \
+    "$(all 'get direct' 1000) and $(all 'put direct' 100) and $(all 'acc message' 10) and $(all 'rmw message' 5) and $(all 'get local' 0)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp
+check "fabric with bounce buffers: 1000 buffered gets" \
+    "$(all 'get buffered' 1000) and $(all 'put buffered' 100)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=1K
+check "fabric, native atomics: 10 atomic accs, 5 atomic rmws" \
+    "$(all 'acc atomic' 10) and $(all 'rmw atomic' 5)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
+echo "stats: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
