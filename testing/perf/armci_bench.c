@@ -246,14 +246,16 @@ static void run_armci(void)
     snprintf(path_name, sizeof(path_name), "%s",
              ARMCIX_Path_of(1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
 #else
-    snprintf(path_name, sizeof(path_name), "mpi-rma");
+    /* which of Open MPI's one-sided components carried it (pt2pt: over TCP) */
+    const char *osc = getenv("OMPI_MCA_osc");
+    snprintf(path_name, sizeof(path_name), "mpi-%s", osc && *osc ? osc : "default");
 #endif
     ARMCI_Barrier();
     if (me == 0) {
         printf("# %s, path %s, %d processes (process 0 -> 1), medians of %d batches\n", IMPL,
                path_name, np, BATCHES);
         printf("%-10s %10s %12s\n", "operation", "bytes", "value");
-        int fabric = strcmp(path_name, "shm") != 0 && strcmp(path_name, "mpi-rma") != 0;
+        int fabric = strcmp(path_name, "shm") != 0 && strcmp(path_name, "mpi-default") != 0;
         int iters = fabric ? 200 : 2000;
         static const char *names[] = {"get", "put", "acc", "nbget"};
         for (int op = OP_GET; op <= OP_NBGET; op++)
