@@ -198,6 +198,13 @@ int main(int argc, char **argv)
     if (json) {
         printf("{\n  \"version\": \"%s\",\n  \"libfabric\": \"%u.%u\",\n", PACKAGE_VERSION,
                FI_MAJOR(fi_version()), FI_MINOR(fi_version()));
+        printf("  \"build\": {\"cc\": ");
+        json_str(ARMCII_BUILD_CC);
+        printf(", \"cflags\": ");
+        json_str(ARMCII_BUILD_CFLAGS);
+        printf(", \"configure\": ");
+        json_str(ARMCII_CONFIGURE_ARGS);
+        printf("},\n");
         printf("  \"providers\": [\n");
         for (int i = 0; i < np; i++) {
             mr_mode_text(prov[i].mr_mode, mr, sizeof(mr));
@@ -229,8 +236,10 @@ int main(int argc, char **argv)
         }
         printf("  ]\n}\n");
     } else {
-        printf("armci-ofi %s on libfabric %u.%u and hwloc %s\n\n", PACKAGE_VERSION,
+        printf("armci-ofi %s on libfabric %u.%u and hwloc %s\n", PACKAGE_VERSION,
                FI_MAJOR(fi_version()), FI_MINOR(fi_version()), HWLOC_VERSION);
+        printf("built with %s %s; configured with: %s\n\n", ARMCII_BUILD_CC, ARMCII_BUILD_CFLAGS,
+               ARMCII_CONFIGURE_ARGS[0] ? ARMCII_CONFIGURE_ARGS : "(defaults)");
         printf("libfabric providers with RDM endpoints, RMA and messages:\n");
         printf("  %-16s %7s %4s %7s %-8s %-24s %s\n", "provider", "inject", "iov", "rma_iov",
                "progress", "mr_mode", "atomics (sum): int long float double cpl dcpl");
