@@ -156,6 +156,7 @@ int ARMCI_Finalize(void)
     armcii_progress_thread_stop();
     armcii_stats_report(); /* collective; nothing is in flight any more */
 
+    armcii_coll_fini();
     drop_allocations();
     if (armcii_g.fabric)
         armcii_ofi_fini();

@@ -28,6 +28,17 @@ int ARMCIX_Path_of(int proc);
 const char *ARMCIX_Provider_name(void);
 
 /**
+ * All-to-all: block i of this process's @p sendbuf (blocks of @p block_bytes) lands as block
+ * r of process i's @p recvbuf, where r is this process's rank in @p group (NULL: every
+ * process), as MPI_Alltoall. Within a node the copies go through the node's shared memory in
+ * Morton order (ARMCI_COLL_ALG); buffers from ARMCI_Malloc_local are used without staging.
+ * Collective over the group. @return 0.
+ */
+int ARMCIX_Alltoall(const void *sendbuf, void *recvbuf, size_t block_bytes, ARMCI_Group *group);
+/** Allgather: every process's @p sendbuf (one block) lands as block r of every @p recvbuf. */
+int ARMCIX_Allgather(const void *sendbuf, void *recvbuf, size_t block_bytes, ARMCI_Group *group);
+
+/**
  * Aggregate-handle counters of this process: operations collected on aggregate handles
  * (@p aggregated_p) and vector transfers they were sent as (@p flushes_p). Either may be
  * NULL. @return 0.

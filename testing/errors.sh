@@ -58,6 +58,9 @@ nprocs=3 # two peers other than oneself (operations to oneself are not aggregate
 expect agg_two_targets "collects operations to process 1; it cannot take one to process 2" ARMCI_SHM=0
 nprocs=2
 expect agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=0
+expect coll_null "ARMCIX_Alltoall: sendbuf is NULL with 16 bytes to transfer"
+expect coll_overlap "ARMCIX_Allgather: sendbuf"
+expect coll_not_member "ARMCIX_Alltoall: this process is not a member of the group"
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many

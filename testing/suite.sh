@@ -52,5 +52,13 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         ;;
     esac
 done
+# collectives: any P (8 oversubscribed is fine for correctness), both shared-heap algorithms
+prog="$bin/t_coll"
+for alg in morton naive; do
+    for np in 1 3 4 8; do
+        one "t_coll np=$np $alg" $np ARMCI_COLL_ALG=$alg
+    done
+done
+one "t_coll np=3 fabric tcp (MPI across)" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
 echo "suite: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

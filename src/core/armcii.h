@@ -251,6 +251,10 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
 int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm);
 int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
 
+/* ---- collectives (src/coll/coll.c) ---- */
+
+void armcii_coll_fini(void);
+
 /* ---- groups (armci/groups.c) ---- */
 
 void armcii_groups_init(void);

@@ -86,6 +86,13 @@ int main(int argc, char **argv)
             ARMCI_INIT_HANDLE(&h);
             ARMCI_SET_AGGREGATE_HANDLE(&h);
             ARMCI_NbAcc(ARMCI_ACC_DBL, &one, buf, base[peer], 8, peer, &h);
+        } else if (strcmp(c, "coll_null") == 0) {
+            ARMCIX_Alltoall(NULL, buf, 8, NULL);
+        } else if (strcmp(c, "coll_overlap") == 0) {
+            ARMCIX_Allgather(buf, (char *)buf + 4, 8, NULL); /* [0,8) and [4,20) */
+        } else if (strcmp(c, "coll_not_member") == 0) {
+            ARMCI_Group g = {.comm = MPI_COMM_NULL, .rank = -1};
+            ARMCIX_Alltoall(buf, buf + 2, 8, &g);
         } else if (strcmp(c, "after_finalize") == 0) {
             ARMCI_Get(buf, buf, 8, 0);
         }

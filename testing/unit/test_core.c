@@ -3,6 +3,7 @@
  * table, request pool and handle encoding, protocol selector, and the header ABI.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 #include "../../src/core/region.h"
 #include "../../src/core/req.h"
 #include "../../src/core/select.h"
+#include "../../src/coll/morton.h"
+#include "../../src/core/iter.h"
 
 /* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
 
@@ -316,6 +319,83 @@ static void test_select(void)
     CU_ASSERT_STRING_EQUAL(armcii_proto_name(ARMCII_PROTO_INJECT), "inject");
 }
 
+/* ---- Morton order ---- */
+
+static void test_morton_code(void)
+{
+    CU_ASSERT_EQUAL(armcii_morton_encode(0, 0), 0);
+    CU_ASSERT_EQUAL(armcii_morton_encode(0, 1), 1);
+    CU_ASSERT_EQUAL(armcii_morton_encode(1, 0), 2);
+    CU_ASSERT_EQUAL(armcii_morton_encode(1, 1), 3);
+    CU_ASSERT_EQUAL(armcii_morton_encode(2, 0), 8);
+    CU_ASSERT_EQUAL(armcii_morton_encode(3, 5), 0x1B); /* 011 / 101 -> 01 11 011 */
+    for (uint32_t i = 0; i < 300; i += 7)
+        for (uint32_t j = 0; j < 300; j += 11) {
+            uint32_t a, b;
+            armcii_morton_decode(armcii_morton_encode(i, j), &a, &b);
+            CU_ASSERT(a == i && b == j);
+        }
+    uint32_t a, b;
+    armcii_morton_decode(armcii_morton_encode(0xFFFFFFFFu, 0x12345678u), &a, &b);
+    CU_ASSERT(a == 0xFFFFFFFFu && b == 0x12345678u);
+}
+
+static void test_morton_share(void)
+{
+    /* every P (powers of two or not): each rank gets P cells, every cell exactly once */
+    for (int P = 1; P <= 13; P++) {
+        int *count = calloc((size_t)P * P, sizeof(int));
+        uint32_t rows[13], cols[13];
+        for (int r = 0; r < P; r++) {
+            int n = armcii_morton_share(P, r, rows, cols);
+            CU_ASSERT_EQUAL(n, P);
+            for (int k = 0; k < n; k++) {
+                CU_ASSERT(rows[k] < (uint32_t)P && cols[k] < (uint32_t)P);
+                count[rows[k] * P + cols[k]]++;
+            }
+        }
+        int once = 1;
+        for (int c = 0; c < P * P; c++)
+            once &= count[c] == 1;
+        CU_ASSERT(once);
+        free(count);
+    }
+    /* P = 4: rank 0's share is the first 2x2 quadrant followed by the next one */
+    uint32_t rows[4], cols[4];
+    armcii_morton_share(4, 0, rows, cols);
+    CU_ASSERT(rows[0] == 0 && cols[0] == 0 && rows[3] == 1 && cols[3] == 1);
+}
+
+/* ---- strided iterator ---- */
+
+static void test_strided_iter(void)
+{
+    char err[128];
+    int st[2] = {16, 64}, cnt[3] = {8, 4, 3};
+    CU_ASSERT_EQUAL(armcii_strided_check(st, st, cnt, 2, err, sizeof(err)), 0);
+    int bad[2] = {4, 64};
+    CU_ASSERT_EQUAL(armcii_strided_check(bad, st, cnt, 2, err, sizeof(err)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "src_stride_arr[0] = 4"));
+    CU_ASSERT_EQUAL(armcii_strided_check(st, st, cnt, 9, err, sizeof(err)), -1);
+    armcii_iter_t it;
+    char src[256], dst[256];
+    armcii_iter_strided(&it, src, st, dst, st, cnt, 2, 1);
+    CU_ASSERT_EQUAL(it.nblocks, 12);
+    char *l, *r;
+    size_t len, n = 0;
+    while (armcii_iter_next(&it, &l, &r, &len)) {
+        CU_ASSERT_EQUAL(len, 8);
+        CU_ASSERT_EQUAL(l - src, (long)((n % 4) * 16 + (n / 4) * 64));
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 12);
+    /* a contiguous patch merges into one block */
+    int tight[2] = {8, 32};
+    armcii_iter_strided(&it, src, tight, dst, tight, cnt, 2, 1);
+    CU_ASSERT_EQUAL(it.nblocks, 1);
+    CU_ASSERT(armcii_iter_next(&it, &l, &r, &len) && len == 96);
+}
+
 /* One line per test, in the form the project's summary counts. */
 static void report_each(void)
 {
@@ -343,6 +423,9 @@ int main(void)
     CU_add_test(s, "pool", test_pool);
     CU_add_test(s, "handles", test_handles);
     CU_add_test(s, "select", test_select);
+    CU_add_test(s, "morton_code", test_morton_code);
+    CU_add_test(s, "morton_share", test_morton_share);
+    CU_add_test(s, "strided_iter", test_strided_iter);
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     report_each();

@@ -1,0 +1,69 @@
+/*
+ * ARMCIX_Alltoall / ARMCIX_Allgather (the algorithm of ARMCI_COLL_ALG) against Open MPI's
+ * MPI_Alltoall / MPI_Allgather in the same run: median time per call against block size,
+ * buffers from ARMCI_Malloc_local (in the node heap, so nothing is staged).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <armci.h>
+#include <armcix.h>
+
+#define REPS 15
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    ARMCI_Init();
+    int me, P;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    const char *alg = getenv("ARMCI_COLL_ALG");
+    size_t maxb = 1 << 20;
+    char *s = ARMCI_Malloc_local((armci_size_t)(maxb * P)), *r = ARMCI_Malloc_local((armci_size_t)(maxb * P));
+    memset(s, 1, maxb * P);
+    if (me == 0)
+        printf("# collectives, %d processes%s, median us per call; ours = %s\n", P,
+               P > 2 ? " (oversubscribed: 2 cores)" : "", alg ? alg : "morton");
+    if (me == 0)
+        printf("%-10s %10s %12s %12s %8s\n", "op", "block", "ours", "MPI", "MPI/ours");
+    for (int ag = 0; ag < 2; ag++)
+        for (size_t b = 8; b <= maxb; b *= 8) {
+            double t[2][REPS];
+            int reps = b >= (1 << 18) ? 5 : REPS;
+            for (int impl = 0; impl < 2; impl++)
+                for (int k = 0; k < reps; k++) {
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    double t0 = MPI_Wtime();
+                    if (impl == 0 && ag)
+                        ARMCIX_Allgather(s, r, b, NULL);
+                    else if (impl == 0)
+                        ARMCIX_Alltoall(s, r, b, NULL);
+                    else if (ag)
+                        MPI_Allgather(s, (int)b, MPI_BYTE, r, (int)b, MPI_BYTE, MPI_COMM_WORLD);
+                    else
+                        MPI_Alltoall(s, (int)b, MPI_BYTE, r, (int)b, MPI_BYTE, MPI_COMM_WORLD);
+                    t[impl][k] = (MPI_Wtime() - t0) * 1e6;
+                }
+            qsort(t[0], (size_t)reps, sizeof(double), cmp);
+            qsort(t[1], (size_t)reps, sizeof(double), cmp);
+            double ours = t[0][reps / 2], mpi = t[1][reps / 2];
+            MPI_Allreduce(MPI_IN_PLACE, &ours, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            MPI_Allreduce(MPI_IN_PLACE, &mpi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            if (me == 0)
+                printf("%-10s %10zu %12.2f %12.2f %8.2f\n", ag ? "allgather" : "alltoall", b,
+                       ours, mpi, mpi / ours);
+        }
+    ARMCI_Free_local(s);
+    ARMCI_Free_local(r);
+    ARMCI_Finalize();
+    MPI_Finalize();
+    return 0;
+}
