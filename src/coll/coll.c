@@ -87,6 +87,22 @@ static int one_node(MPI_Comm comm, int P)
     return all;
 }
 
+/* A barrier of the node's processes in shared memory: the last to arrive opens the next
+ * generation. Waiters keep serving progress and yield when the cores are oversubscribed. */
+static void node_barrier(void)
+{
+    armcii_node_slot_t *s0 = &armcii_g.slots[0];
+    uint64_t gen = __atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE);
+    if (__atomic_add_fetch(&s0->bar_count, 1, __ATOMIC_ACQ_REL) == (uint64_t)armcii_g.node_size) {
+        __atomic_store_n(&s0->bar_count, 0, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&s0->bar_gen, 1, __ATOMIC_RELEASE);
+        return;
+    }
+    unsigned idle = 0;
+    while (__atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE) == gen)
+        armcii_poll_waiting(&idle);
+}
+
 int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,
                 MPI_Comm comm)
 {
@@ -116,10 +132,26 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     char *mine[2] = {sbuf, rbuf}, **all = malloc((size_t)P * 2 * sizeof(char *));
     if (!all)
         armcii_fatal(call, "out of memory");
-    /* the exchange doubles as "everybody's send data is in place" */
-    MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE, comm,
-                   &r);
-    armcii_mpi_wait(call, &r);
+    /* Every process of the node takes part (the world on one node): publish the buffers in
+     * the node's shared slots and meet at a shared-memory barrier, about 0.1 us instead of
+     * an MPI exchange. Otherwise exchange them through MPI. Either doubles as "everybody's
+     * send data is in place". */
+    int whole_node = comm == armcii_g.comm && P == armcii_g.node_size;
+    if (whole_node) {
+        armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
+        my->coll_buf[0] = sbuf;
+        my->coll_buf[1] = rbuf;
+        node_barrier();
+        for (int i = 0; i < P; i++) {
+            armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
+            all[2 * i] = o->coll_buf[0];
+            all[2 * i + 1] = o->coll_buf[1];
+        }
+    } else {
+        MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE,
+                       comm, &r);
+        armcii_mpi_wait(call, &r);
+    }
     /* Cell (i, j): alltoall moves block j of process i to block i of process j;
      * allgather moves process j's block to block j of process i. */
     uint32_t *rows = malloc((size_t)P * sizeof(uint32_t)), *cols = malloc((size_t)P * sizeof(uint32_t));
@@ -144,8 +176,12 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     free(cols);
     free(all);
     /* every block is in place once everybody has copied its share */
-    MPI_Ibarrier(comm, &r);
-    armcii_mpi_wait(call, &r);
+    if (whole_node) {
+        node_barrier();
+    } else {
+        MPI_Ibarrier(comm, &r);
+        armcii_mpi_wait(call, &r);
+    }
     if (stage_out)
         memcpy(recvbuf, rbuf, rsize);
     return 0;

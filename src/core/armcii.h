@@ -53,7 +53,10 @@ typedef struct armcii_alloc {
 /** Per-local-rank control block in the node's shared mapping. */
 typedef struct {
     pthread_mutex_t acc_lock; /* serialises software accumulates into this rank's memory */
-    char pad[128 - sizeof(pthread_mutex_t)];
+    char *coll_buf[2];        /* collectives: this process's send and receive buffers */
+    uint64_t bar_count;       /* node barrier (used in node rank 0's slot) */
+    uint64_t bar_gen;
+    char pad[128 - sizeof(pthread_mutex_t) - 2 * sizeof(char *) - 2 * sizeof(uint64_t)];
 } armcii_node_slot_t;
 
 typedef struct {
