@@ -18,14 +18,9 @@ static void set_maps(const char *call, ARMCI_Group *g)
     int *seq = malloc((size_t)g->size * sizeof(int));
     if (!g->grp_to_abs || !g->abs_to_grp || !seq)
         armcii_fatal(call, "out of memory");
-    MPI_Group gg, gw;
-    MPI_Comm_group(g->comm, &gg);
-    MPI_Comm_group(armcii_g.comm, &gw);
     for (int i = 0; i < g->size; i++)
         seq[i] = i;
-    MPI_Group_translate_ranks(gg, g->size, seq, gw, g->grp_to_abs);
-    MPI_Group_free(&gg);
-    MPI_Group_free(&gw);
+    armcii_translate(g->comm, armcii_g.comm, g->size, seq, g->grp_to_abs);
     free(seq);
     for (int p = 0; p < armcii_g.nproc; p++)
         g->abs_to_grp[p] = -1;

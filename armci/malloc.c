@@ -42,17 +42,6 @@ static armcii_status_t carve(const char *call, size_t len, int remote, void **ad
     return ARMCII_OK;
 }
 
-/* World ranks (which index the region table) of ranks[0..n) of @p comm, in place. */
-static void to_world_ranks(MPI_Comm comm, int n, int *ranks)
-{
-    MPI_Group g_comm, g_world;
-    MPI_Comm_group(comm, &g_comm);
-    MPI_Comm_group(armcii_g.comm, &g_world);
-    MPI_Group_translate_ranks(g_comm, n, ranks, g_world, ranks);
-    MPI_Group_free(&g_comm);
-    MPI_Group_free(&g_world);
-}
-
 /* Collective over @p comm; ptr_arr is indexed by rank in comm. */
 int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm)
 {
@@ -101,7 +90,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
 
     for (int i = 0; i < n; i++)
         world[i] = i;
-    to_world_ranks(comm, n, world);
+    armcii_translate(comm, armcii_g.comm, n, world, world);
 
     for (int i = 0; i < n; i++) {
         ptr_arr[i] = (void *)(uintptr_t)all[i].base;
@@ -161,7 +150,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
         return 0; /* an allocation of zero bytes everywhere */
     if (!a) {
         int wfirst = first;
-        to_world_ranks(comm, 1, &wfirst);
+        armcii_translate(comm, armcii_g.comm, 1, &wfirst, &wfirst);
         for (armcii_alloc_t *x = armcii_g.allocs; x && !a; x = x->next)
             if (x->comm == comm && x->my_base == NULL && x->bases[wfirst] != NULL)
                 a = x;

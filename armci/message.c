@@ -28,13 +28,8 @@ static MPI_Comm scope_comm(const char *call, int scope, MPI_Comm all)
 static int rank_in(const char *call, MPI_Comm comm, int abs)
 {
     armcii_check_rank(call, abs);
-    MPI_Group g_world, g_comm;
     int r;
-    MPI_Comm_group(armcii_g.comm, &g_world);
-    MPI_Comm_group(comm, &g_comm);
-    MPI_Group_translate_ranks(g_world, 1, &abs, g_comm, &r);
-    MPI_Group_free(&g_world);
-    MPI_Group_free(&g_comm);
+    armcii_translate(armcii_g.comm, comm, 1, &abs, &r);
     if (r == MPI_UNDEFINED)
         armcii_fatal(call, "process %d is not in the communicating group", abs);
     return r;
@@ -290,16 +285,11 @@ void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
         int rel[4] = {0, me > 0 ? (me - 1) / 2 : -1, 2 * me + 1 < n ? 2 * me + 1 : -1,
                       2 * me + 2 < n ? 2 * me + 2 : -1};
         int absr[4];
-        MPI_Group g_comm, g_world;
-        MPI_Comm_group(comm, &g_comm);
-        MPI_Comm_group(armcii_g.comm, &g_world);
         for (int i = 0; i < 4; i++) {
             absr[i] = -1;
             if (rel[i] >= 0)
-                MPI_Group_translate_ranks(g_comm, 1, &rel[i], g_world, &absr[i]);
+                armcii_translate(comm, armcii_g.comm, 1, &rel[i], &absr[i]);
         }
-        MPI_Group_free(&g_comm);
-        MPI_Group_free(&g_world);
         *Root = absr[0];
         *Up = absr[1];
         *Left = absr[2];

@@ -70,15 +70,10 @@ static int one_node(MPI_Comm comm, int P)
 {
     if (!armcii_g.shm)
         return 0;
-    MPI_Group gc, gw;
     int *seq = malloc((size_t)P * sizeof(int)), *world = malloc((size_t)P * sizeof(int));
-    MPI_Comm_group(comm, &gc);
-    MPI_Comm_group(armcii_g.comm, &gw);
     for (int i = 0; i < P; i++)
         seq[i] = i;
-    MPI_Group_translate_ranks(gc, P, seq, gw, world);
-    MPI_Group_free(&gc);
-    MPI_Group_free(&gw);
+    armcii_translate(comm, armcii_g.comm, P, seq, world);
     int all = 1;
     for (int i = 0; i < P; i++)
         all &= armcii_g.node_of[world[i]] == armcii_g.node_id;

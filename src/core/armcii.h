@@ -277,6 +277,8 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
 /* ---- topology (src/core/topo.c) ---- */
 
 armcii_status_t armcii_topo_init(void);
+/** Ranks @p in[0..n) of communicator @p from as ranks of @p to (MPI_UNDEFINED if absent). */
+void armcii_translate(MPI_Comm from, MPI_Comm to, int n, const int *in, int *out);
 void armcii_topo_fini(void);
 
 /* ---- locking around API calls ---- */

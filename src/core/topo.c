@@ -65,6 +65,16 @@ armcii_status_t armcii_topo_init(void)
     return ARMCII_OK;
 }
 
+void armcii_translate(MPI_Comm from, MPI_Comm to, int n, const int *in, int *out)
+{
+    MPI_Group gf, gt;
+    MPI_Comm_group(from, &gf);
+    MPI_Comm_group(to, &gt);
+    MPI_Group_translate_ranks(gf, n, in, gt, out);
+    MPI_Group_free(&gf);
+    MPI_Group_free(&gt);
+}
+
 void armcii_topo_fini(void)
 {
     if (armcii_g.node_comm != MPI_COMM_NULL)
