@@ -233,6 +233,7 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
  *  - our own requests are in flight: poll closely, completing them is what lets
  *    communication overlap computation;
  *  - otherwise: serve peers every ARMCI_PROGRESS_INTERVAL_US.
+ * An oversubscribed node (more processes than hardware threads) never polls closely.
  * Sleeping on the completion queue's file descriptor instead was tried: with
  * tcp;ofi_rxm it does not wake for incoming RMA requests, and a get to a computing
  * process then took 1.5-3 ms instead of 0.27 ms.
@@ -247,6 +248,11 @@ static void *progress_main(void *arg)
     struct timespec busy = {.tv_sec = (5 * interval_us) / 1000000,
                             .tv_nsec = ((5 * interval_us) % 1000000) * 1000L};
     struct timespec inflight = {.tv_sec = 0, .tv_nsec = INFLIGHT_NAP_NS};
+    /* With more processes on the node than hardware threads, close polling takes the
+     * processor from a process that is computing (or is the peer we wait for): every
+     * process's thread then polls at the idle interval. */
+    if (armcii_g.hw_pus && (unsigned)armcii_g.node_size > armcii_g.hw_pus)
+        inflight = idle;
     /* Linux stretches short sleeps by the timer slack (50 us by default), which would
      * turn the close polling of in-flight requests into a poll per 55 us. */
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
