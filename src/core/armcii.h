@@ -191,6 +191,7 @@ armcii_status_t armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, v
                                   uint64_t raddr, uint64_t key);
 /** Make earlier writes to @p target remotely complete (a no-op when they already are). */
 void armcii_ofi_flush(const char *call, int target);
+void armcii_ofi_flush_all(const char *call);
 /** @return non-zero if libfabric atomics can accumulate @p type. */
 int armcii_ofi_acc_hw_ok(int type);
 armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
@@ -221,6 +222,8 @@ void armcii_req_op_done(armcii_req_t *req);
 void armcii_req_issued(armcii_req_t *req);
 /** Drive progress until @p req (with generation @p gen) has completed. */
 void armcii_req_wait(const char *call, armcii_req_t *req);
+/* Waits for the request that had generation @p gen when issued (its slot may be reused). */
+void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of
  *  empty polls (@p idle counts them). */
 void armcii_poll_waiting(unsigned *idle);

@@ -131,9 +131,13 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
 
 void armcii_req_wait(const char *call, armcii_req_t *req)
 {
+    armcii_req_wait_gen(call, req, req->gen);
+}
+
+void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
+{
     static const char *what[] = {"a get", "a put", "an operation applied by the target",
                                  "an atomic operation"};
-    uint32_t gen = req->gen;
     watch_t w = {0};
     double t0 = armcii_g.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->gen == gen)
@@ -202,10 +206,17 @@ void armcii_fence(const char *call, int target)
         armcii_ofi_flush(call, target);
 }
 
+/* The fence of every target, with the flush reads of all targets in flight together:
+ * one round trip instead of one per target. */
 void armcii_fence_all(const char *call)
 {
-    for (int p = 0; p < armcii_g.nproc; p++)
-        armcii_fence(call, p);
+    for (int p = 0; p < armcii_g.nproc; p++) {
+        armcii_agg_flush_target(call, p);
+        armcii_wait_zero(call, &armcii_g.out_write[p], p);
+        armcii_wait_zero(call, &armcii_g.out_sw[p], p);
+    }
+    if (armcii_g.fabric)
+        armcii_ofi_flush_all(call);
 }
 
 /* MPI is asked only every few polls: MPI_Test costs a progress pass of its own, and

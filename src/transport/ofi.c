@@ -276,7 +276,10 @@ static armcii_status_t setup_flush(void)
     armcii_ofi.flush_addr = malloc((size_t)P * sizeof(uint64_t));
     armcii_ofi.flush_key = malloc((size_t)P * sizeof(uint64_t));
     armcii_ofi.unflushed = calloc((size_t)P, sizeof(int));
-    if (!armcii_ofi.flush_addr || !armcii_ofi.flush_key || !armcii_ofi.unflushed)
+    armcii_ofi.flush_reqs = malloc((size_t)P * sizeof(armcii_req_t *));
+    armcii_ofi.flush_gens = malloc((size_t)P * sizeof(uint32_t));
+    if (!armcii_ofi.flush_addr || !armcii_ofi.flush_key || !armcii_ofi.unflushed ||
+        !armcii_ofi.flush_reqs || !armcii_ofi.flush_gens)
         return ARMCII_ENOMEM;
     uint64_t a = armcii_ofi.flush_mr.raddr_base, k = armcii_ofi.flush_mr.key;
     MPI_Allgather(&a, 1, MPI_UINT64_T, armcii_ofi.flush_addr, 1, MPI_UINT64_T, armcii_g.comm);
@@ -374,6 +377,8 @@ void armcii_ofi_fini(void)
     free(armcii_ofi.flush_addr);
     free(armcii_ofi.flush_key);
     free(armcii_ofi.unflushed);
+    free(armcii_ofi.flush_reqs);
+    free(armcii_ofi.flush_gens);
     while (armcii_ofi.op_free) {
         ofi_op_t *n = armcii_ofi.op_free->next_free;
         free(armcii_ofi.op_free);
@@ -531,11 +536,12 @@ armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *
 }
 
 /* Make earlier writes to @p target remotely complete: with read-after-write ordering a
- * read that returns was served after they landed. */
-void armcii_ofi_flush(const char *call, int target)
+ * read that returns was served after they landed. Returns the read's request, or NULL
+ * when nothing needs flushing. */
+static armcii_req_t *flush_start(const char *call, int target)
 {
     if (!armcii_ofi.unflushed || !armcii_ofi.unflushed[target])
-        return;
+        return NULL;
     armcii_ofi.unflushed[target] = 0;
     void *b = armcii_ofi_bounce_get(call);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
@@ -547,5 +553,28 @@ void armcii_ofi_flush(const char *call, int target)
                       armcii_ofi.addrs[target], armcii_ofi.flush_addr[target],
                       armcii_ofi.flush_key[target], &op->ctx));
     armcii_req_issued(req);
-    armcii_req_wait(call, req);
+    return req;
+}
+
+void armcii_ofi_flush(const char *call, int target)
+{
+    armcii_req_t *req = flush_start(call, target);
+    if (req)
+        armcii_req_wait(call, req);
+}
+
+/* Flushes every target, the reads in flight together. A request slot may be reused once
+ * its read completed, so each is waited on by the generation it had when issued. */
+void armcii_ofi_flush_all(const char *call)
+{
+    int n = 0;
+    for (int t = 0; t < armcii_g.nproc; t++) {
+        armcii_req_t *req = flush_start(call, t);
+        if (!req)
+            continue;
+        armcii_ofi.flush_reqs[n] = req;
+        armcii_ofi.flush_gens[n++] = req->gen;
+    }
+    for (int i = 0; i < n; i++)
+        armcii_req_wait_gen(call, armcii_ofi.flush_reqs[i], armcii_ofi.flush_gens[i]);
 }

@@ -55,6 +55,8 @@ typedef struct {
     armcii_mr_t flush_mr;
     uint64_t *flush_addr, *flush_key;
     int *unflushed; /* per target: writes whose completion did not mean remote completion */
+    armcii_req_t **flush_reqs; /* armcii_ofi_flush_all: the reads in flight ... */
+    uint32_t *flush_gens;      /* ... and their generations */
 
     ofi_op_t *op_free;
 } ofi_state_t;
