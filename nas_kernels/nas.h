@@ -1,0 +1,65 @@
+/*
+ * What the NAS kernels (mg.c, cg.c) share: NPB's random number generator, the command line,
+ * the communication variant, NPB-style result output and the point-to-point notification
+ * that the ARMCI variants use in place of a receive.
+ */
+#ifndef NAS_H
+#define NAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum nas_variant {
+    NAS_MPI,     /**< two-sided MPI, as NPB's MPI version */
+    NAS_ARMCI,   /**< blocking ARMCI puts */
+    NAS_ARMCI_NB /**< nonblocking ARMCI puts overlapped with computation */
+};
+
+struct nas_opts {
+    char cls; /**< 'S', 'W', 'A' or 'B' */
+    enum nas_variant variant;
+    bool verbose; /**< print per-iteration values */
+};
+
+/** NPB's linear congruential generator x <- a*x mod 2^46; returns x * 2^-46. */
+double nas_randlc(double *x, double a);
+/** n values of the same generator into y[0..n-1]; advances *x. */
+void nas_vranlc(long n, double *x, double a, double *y);
+/** a^n mod 2^46 (a, the result and every step held as exact doubles, as NPB does). */
+double nas_power(double a, long n);
+
+/** Parses --class and --variant; prints usage and exits on anything else. */
+void nas_parse(int argc, char **argv, const char *kernel, const char *classes, struct nas_opts *o);
+const char *nas_variant_name(enum nas_variant v);
+
+/** Prints NPB's result block on rank 0. */
+void nas_print_results(const char *kernel, char cls, const char *size, int niter, double seconds,
+                       double mops, int nprocs, enum nas_variant variant, bool verified);
+
+/** Collective abort with a message naming the kernel (rank 0 prints nothing more). */
+void nas_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * Point-to-point notification for the ARMCI variants: after its puts to `target` are
+ * complete at the target (ARMCI_Fence), the sender writes a sequence number into the
+ * target's slot for the sender; the target waits until the slot has reached the number
+ * it expects. Sequence numbers only grow, so no slot is ever reset.
+ */
+struct nas_notify {
+    long **slots; /**< slots[r] = rank r's array of nprocs slots (ARMCI memory) */
+    int me, nprocs;
+};
+
+void nas_notify_init(struct nas_notify *n);
+void nas_notify_free(struct nas_notify *n);
+/** Fences the puts to @p target, then writes @p seq into its slot for this rank. */
+void nas_notify_send(struct nas_notify *n, int target, long seq);
+/** The same for @p count targets, with one ARMCI_AllFence for all of them. */
+void nas_notify_send_all(struct nas_notify *n, const int *targets, int count, long seq);
+/** Waits until @p source's slot here holds at least @p seq; dies with a diagnostic after 60 s. */
+void nas_notify_wait(struct nas_notify *n, int source, long seq);
+
+/** Wall clock, seconds. */
+double nas_now(void);
+
+#endif /* NAS_H */
