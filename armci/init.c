@@ -71,6 +71,8 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     armcii_status_t st;
     if ((st = armcii_topo_init()) != ARMCII_OK)
         init_fail("finding the node layout", st);
+    if ((st = armcii_live_init()) != ARMCII_OK)
+        init_fail("learning the node's process ids", st);
     armcii_g.shm = armcii_g.env.SHM && armcii_g.node_size > 1;
     if ((st = armcii_shm_init()) != ARMCII_OK)
         init_fail("setting up node memory", st);
@@ -149,6 +151,9 @@ int ARMCI_Finalize(void)
      * endpoint and the memory peers target go away. */
     armcii_agg_fini(call);
     armcii_fence_all(call);
+    /* Past the last barrier processes leave at their own pace: one that has exited is no
+     * longer a dead peer to those still finishing it. */
+    armcii_live_fini();
     MPI_Request r;
     MPI_Ibarrier(armcii_g.comm, &r);
     armcii_mpi_wait(call, &r);

@@ -178,10 +178,11 @@ static int receive(const char *call, int tag, void *buffer, int buflen, int *msg
     MPI_Status st;
     MPI_Request r;
     int done = 0;
+    unsigned idle = 0;
     MPI_Irecv(buffer, buflen, MPI_BYTE, from, tag, armcii_g.comm, &r);
     /* A message longer than buflen is an MPI truncation error, reported by MPI itself. */
     while (!done) {
-        armcii_progress();
+        armcii_poll_waiting(call, &idle);
         MPI_Test(&r, &done, &st);
     }
     if (msglen) {

@@ -120,7 +120,7 @@ void ARMCI_Lock(int mutex, int proc)
         armcii_rmw(call, ARMCII_RMW_SWAP64, p, node_of(p, mutex, NEXT), (uint64_t)me + 1, 0);
         unsigned idle = 0;
         while (load(mine_wait) != 0)
-            armcii_poll_waiting(&idle);
+            armcii_poll_waiting(call, &idle);
     }
     mx.held[mutex] = proc;
     armcii_unlock();
@@ -148,7 +148,7 @@ void ARMCI_Unlock(int mutex, int proc)
         /* A successor swapped itself in and is about to link behind us. */
         unsigned idle = 0;
         while (load(mine_next) == 0)
-            armcii_poll_waiting(&idle);
+            armcii_poll_waiting(call, &idle);
     }
     int s = (int)load(mine_next) - 1;
     armcii_rmw(call, ARMCII_RMW_SWAP64, s, node_of(s, mutex, WAIT), 0, 0);

@@ -84,7 +84,7 @@ static int one_node(MPI_Comm comm, int P)
 
 /* A barrier of the node's processes in shared memory: the last to arrive opens the next
  * generation. Waiters keep serving progress and yield when the cores are oversubscribed. */
-static void node_barrier(void)
+static void node_barrier(const char *call)
 {
     armcii_node_slot_t *s0 = &armcii_g.slots[0];
     uint64_t gen = __atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE);
@@ -95,7 +95,7 @@ static void node_barrier(void)
     }
     unsigned idle = 0;
     while (__atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE) == gen)
-        armcii_poll_waiting(&idle);
+        armcii_poll_waiting(call, &idle);
 }
 
 int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,
@@ -136,7 +136,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
         armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
         my->coll_buf[0] = sbuf;
         my->coll_buf[1] = rbuf;
-        node_barrier();
+        node_barrier(call);
         for (int i = 0; i < P; i++) {
             armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
             all[2 * i] = o->coll_buf[0];
@@ -172,7 +172,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     free(all);
     /* every block is in place once everybody has copied its share */
     if (whole_node) {
-        node_barrier();
+        node_barrier(call);
     } else {
         MPI_Ibarrier(comm, &r);
         armcii_mpi_wait(call, &r);

@@ -226,7 +226,12 @@ void armcii_req_wait(const char *call, armcii_req_t *req);
 void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of
  *  empty polls (@p idle counts them). */
-void armcii_poll_waiting(unsigned *idle);
+void armcii_poll_waiting(const char *call, unsigned *idle);
+/* Dead peers on this node (live.c). */
+armcii_status_t armcii_live_init(void);
+void armcii_live_fini(void);
+/* Called by every waiting poll: ends the job, naming the rank, if a node peer died. */
+void armcii_live_poll(const char *call);
 /** One round of progress: completions, incoming requests, deferred sends. */
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */

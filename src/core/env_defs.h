@@ -26,3 +26,5 @@ ARMCII_ENV(COLL_ALG, STR, "morton", "ARMCIX_Alltoall/Allgather within a node: mo
 ARMCII_ENV(STATS, BOOL, "0", "at ARMCI_Finalize, print operation counts by kind and path, bytes, flushes and waiting time over all processes (rank 0)")
 ARMCII_ENV(STATS_FILE, STR, "", "with ARMCI_STATS=1, also write the statistics of every process to this file as JSON")
 ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error")
+ARMCII_ENV(LIVENESS_MS, INT, "250", "while waiting, check every this many milliseconds that the processes of this node are alive; a dead one ends the job naming its rank (0: never)")
+ARMCII_ENV(WATCHDOG, INT, "0", "warn (once per wait) when a wait has lasted this many seconds: which call, which target (0: off)")

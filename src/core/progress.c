@@ -96,8 +96,9 @@ int armcii_progress(void)
  * waiter otherwise keeps the very thread it waits for off the processor. */
 #define YIELD_AFTER 128
 
-void armcii_poll_waiting(unsigned *idle)
+void armcii_poll_waiting(const char *call, unsigned *idle)
 {
+    armcii_live_poll(call);
     if (armcii_progress() > 0)
         *idle = 0;
     else if (++*idle % YIELD_AFTER == 0)
@@ -111,22 +112,35 @@ static void timed_out(const char *call, const char *what, int target, double wai
                  what, target, waited, armcii_ofi_provider(), target);
 }
 
-/* Bounds a wait by ARMCI_TIMEOUT, looking at the clock only every CLOCK_EVERY polls. */
+/* Bounds a wait by ARMCI_TIMEOUT, looking at the clock only every CLOCK_EVERY polls; with
+ * ARMCI_WATCHDOG, says once that the wait is long (a slow peer, not yet a dead one). */
 typedef struct {
     double t0;
     unsigned spins, idle;
+    int barked;
 } watch_t;
 
 static void watch_poll(const char *call, watch_t *w, const char *what, int target)
 {
-    armcii_poll_waiting(&w->idle);
+    armcii_poll_waiting(call, &w->idle);
     if (++w->spins % CLOCK_EVERY != 0)
         return;
     double now = armcii_now();
-    if (w->t0 == 0)
+    if (w->t0 == 0) {
         w->t0 = now;
-    else if (now - w->t0 > (double)armcii_g.env.TIMEOUT)
+        return;
+    }
+    if (now - w->t0 > (double)armcii_g.env.TIMEOUT)
         timed_out(call, what, target, now - w->t0);
+    if (armcii_g.env.WATCHDOG > 0 && !w->barked && now - w->t0 >= armcii_g.env.WATCHDOG) {
+        w->barked = 1;
+        if (target >= 0)
+            armcii_warn("watchdog: %s: %s to rank %d has waited %.0f s and is still waiting",
+                        call, what, target, now - w->t0);
+        else
+            armcii_warn("watchdog: %s: %s has waited %.0f s and is still waiting", call, what,
+                        now - w->t0);
+    }
 }
 
 void armcii_req_wait(const char *call, armcii_req_t *req)
@@ -226,11 +240,20 @@ void armcii_fence_all(const char *call)
 void armcii_mpi_wait(const char *call, MPI_Request *mreq)
 {
     int done = 0;
-    unsigned idle = 0;
+    watch_t w = {0};
+    /* Not bounded by ARMCI_TIMEOUT: peers may compute for long before they join in. */
+    w.t0 = armcii_now();
     for (unsigned i = 0; !done; i++) {
-        armcii_poll_waiting(&idle);
+        armcii_poll_waiting(call, &w.idle);
         if (i % MPI_TEST_EVERY == 0)
             MPI_Test(mreq, &done, MPI_STATUS_IGNORE);
+        if (armcii_g.env.WATCHDOG > 0 && i % (CLOCK_EVERY * MPI_TEST_EVERY) == 0 && !w.barked &&
+            armcii_now() - w.t0 >= armcii_g.env.WATCHDOG) {
+            w.barked = 1;
+            armcii_warn("watchdog: %s: the collective step has waited %.0f s for the other "
+                        "processes and is still waiting",
+                        call, armcii_now() - w.t0);
+        }
     }
 }
 

@@ -25,8 +25,11 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
                  fi_strerror((int)-rc), armcii_ofi_provider());
 }
 
+/* A retry is a wait like any other (the first operation to a peer may wait here for the
+ * connection, which needs the peer's progress): bounded, watched, and alert to dead peers. */
 void armcii_ofi_eagain(const char *call, const char *what, int target, double *t0)
 {
+    static double barked_for; /* the t0 of the wait the watchdog last spoke about */
     armcii_stats.eagain_retries++;
     double now = armcii_now();
     if (*t0 == 0)
@@ -35,6 +38,14 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, double *t
         armcii_fatal(call, "%s to rank %d: the provider's queue stayed full for %ld s "
                            "(provider %s; see ARMCI_TIMEOUT)",
                      what, target, armcii_g.env.TIMEOUT, armcii_ofi_provider());
+    else if (armcii_g.env.WATCHDOG > 0 && barked_for != *t0 &&
+             now - *t0 >= armcii_g.env.WATCHDOG) {
+        barked_for = *t0;
+        armcii_warn("watchdog: %s: %s to rank %d has been retried for %.0f s (the provider's "
+                    "queue is full or the connection is not made yet) and is still waiting",
+                    call, what, target, now - *t0);
+    }
+    armcii_live_poll(call);
     armcii_ofi_progress();
 }
 

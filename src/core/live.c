@@ -1,0 +1,87 @@
+/*
+ * Dead peers. A process of this node that was killed or crashed leaves the others waiting
+ * for something it will never do: a completion, a barrier, a lock it held. Every waiting
+ * loop of the runtime goes through armcii_poll_waiting, which asks here every
+ * ARMCI_LIVENESS_MS whether the node's processes still exist, and ends the job through
+ * ARMCI_Error naming the dead rank as soon as one is gone. Processes on other nodes are not
+ * watched here: an operation to one that died fails with a libfabric completion error
+ * (reported with the provider's message), or meets ARMCI_TIMEOUT.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "armcii.h"
+
+/* The clock is read only every POLLS_PER_LOOK polls: a poll is a fraction of a microsecond. */
+#define POLLS_PER_LOOK 256
+
+static pid_t *node_pids; /* by node-local rank */
+static double last_look;
+static unsigned polls;
+
+armcii_status_t armcii_live_init(void)
+{
+    node_pids = malloc((size_t)armcii_g.node_size * sizeof(pid_t));
+    if (!node_pids)
+        return ARMCII_ENOMEM;
+    pid_t me = getpid();
+    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, node_pids, (int)sizeof me, MPI_BYTE,
+                  armcii_g.node_comm);
+    last_look = armcii_now();
+    return ARMCII_OK;
+}
+
+void armcii_live_fini(void)
+{
+    free(node_pids);
+    node_pids = NULL;
+}
+
+/* A process that was killed stays a zombie until its parent collects it: /proc tells. */
+static int gone(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 1;
+        return kill(pid, 0) == -1 && errno == ESRCH; /* no /proc to read: ask the kernel */
+    }
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* "pid (comm) S ...": the name may hold anything, the state follows the last ')'. */
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X' || p[2] == 'x');
+}
+
+static int world_rank_of(int node_rank)
+{
+    for (int r = 0; r < armcii_g.nproc; r++)
+        if (armcii_g.node_of[r] == armcii_g.node_id && armcii_g.node_rank_of[r] == node_rank)
+            return r;
+    return -1;
+}
+
+void armcii_live_poll(const char *call)
+{
+    if (!node_pids || armcii_g.env.LIVENESS_MS <= 0 || ++polls % POLLS_PER_LOOK != 0)
+        return;
+    double now = armcii_now();
+    if (now - last_look < 1e-3 * (double)armcii_g.env.LIVENESS_MS)
+        return;
+    last_look = now;
+    for (int i = 0; i < armcii_g.node_size; i++) {
+        if (i == armcii_g.node_rank || !gone(node_pids[i]))
+            continue;
+        armcii_fatal(call,
+                     "rank %d (process %d on this node) has died; this process cannot go on "
+                     "without it (see ARMCI_LIVENESS_MS)",
+                     world_rank_of(i), (int)node_pids[i]);
+    }
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Faults, not misuse: a process killed in the middle of the run must not leave the others
+# hanging (each ends through ARMCI_Error naming it, within 30 s), and with ARMCI_WATCHDOG a
+# long wait is reported while it lasts. Runs testing/mpi/t_dead under
+# `mpirun --enable-recovery`, so that Open MPI does not end the survivors itself.
+here=$(cd "$(dirname "$0")" && pwd)
+prog=${top_builddir:-.}/testing/mpi/t_dead
+run="$here/run-mpi.sh"
+pass=0
+fail=0
+
+report() { # report OK NAME LOG
+    if [ "$1" = 0 ]; then
+        echo "PASS: $2"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $2"
+        sed 's/^/    /' "$3" | tail -25
+        fail=$((fail + 1))
+    fi
+}
+
+dies() { # dies MODE ENV...
+    mode=$1
+    shift
+    log=$(mktemp)
+    t0=$(date +%s)
+    env "$@" TEST_TIMEOUT=60 "$run" 3 --enable-recovery "$prog" "$mode" >"$log" 2>&1
+    took=$(($(date +%s) - t0))
+    ok=1
+    if grep -Eq 'rank 2 \(process [0-9]+ on this node\) has died|operation to rank 2 failed' "$log" &&
+        ! grep -q 'no error' "$log" && [ "$took" -lt 30 ]; then
+        ok=0
+    fi
+    echo "took ${took} s" >>"$log"
+    report $ok "rank 2 killed, others in $mode ($*): ended in ${took} s" "$log"
+    rm -f "$log"
+}
+
+barks() { # barks PATTERN NAME ENV...
+    pattern=$1
+    name=$2
+    shift 2
+    log=$(mktemp)
+    ok=1
+    if env "$@" ARMCI_WATCHDOG=1 "$run" 3 "$prog" slow >"$log" 2>&1 && grep -q "$pattern" "$log"; then
+        ok=0
+    fi
+    report $ok "$name" "$log"
+    rm -f "$log"
+}
+
+for mode in storm mutex barrier msg; do
+    dies $mode ARMCI_SHM=1
+    dies $mode ARMCI_SHM=0 FI_PROVIDER=tcp
+done
+dies storm ARMCI_SHM=0 FI_PROVIDER=sockets
+barks 'watchdog: ARMCI_Barrier: the collective step has waited 1 s' \
+    "watchdog reports a barrier waiting for a slow process (shm)" ARMCI_SHM=1
+barks 'watchdog: ARMCI_Get: fi_read to rank 2 has been retried for 1 s' \
+    "watchdog reports a get waiting for a slow process (tcp, no progress thread)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0
+echo "dead: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

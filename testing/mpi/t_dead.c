@@ -1,0 +1,112 @@
+/*
+ * A process dies in the middle of the run (SIGKILL, as an out-of-memory kill or a node
+ * failure would do it) and the survivors must not hang: each must end through ARMCI_Error
+ * naming the dead rank. Run by testing/dead.sh under `mpirun --enable-recovery`, so that
+ * Open MPI leaves the survivors to us. The last rank dies after DIE_AFTER seconds, while
+ * the survivors are
+ *   storm    getting from and putting to it, with a barrier every 64 rounds;
+ *   mutex    queued behind it for a mutex it holds;
+ *   barrier  waiting for it in ARMCI_Barrier;
+ *   msg      waiting for it in armci_msg_dgop.
+ * A survivor that is still running 40 s later prints "no error" and exits 3.
+ * Mode "slow" kills nobody: the last rank sleeps SLOW seconds outside ARMCI while the others
+ * get from it and wait for it in a barrier; with ARMCI_WATCHDOG set they must say so, and
+ * the run then ends normally.
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <armci.h>
+#include <armcix.h>
+#include <message.h>
+
+#define DIE_AFTER 0.5
+#define GIVE_UP   40.0
+#define BYTES     8192
+#define SLOW      2
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    ARMCI_Init();
+    int me, np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    const char *mode = argc > 1 ? argv[1] : "storm";
+    int victim = np - 1;
+    void **base = malloc(sizeof(void *) * np);
+    char *buf = malloc(BYTES);
+    ARMCI_Malloc(base, BYTES);
+    ARMCI_Create_mutexes(1);
+    memset(base[me], me, BYTES);
+    ARMCI_Barrier();
+    double t0 = MPI_Wtime();
+
+    if (!strcmp(mode, "slow")) {
+        if (me == victim) {
+            sleep(SLOW);
+        } else {
+            double tg = MPI_Wtime();
+            ARMCI_Get(base[victim], buf, BYTES, victim);
+            fprintf(stderr, "t_dead: rank %d: the get took %.2f s\n", me, MPI_Wtime() - tg);
+            if (buf[0] != (char)victim)
+                fprintf(stderr, "t_dead: rank %d: got %d from rank %d\n", me, buf[0], victim);
+        }
+        ARMCI_Barrier();
+        int ok = me == victim || buf[0] == (char)victim;
+        ARMCI_Free(base[me]);
+        ARMCI_Finalize();
+        MPI_Finalize();
+        return ok ? 0 : 1;
+    }
+
+    if (me == victim) {
+        if (!strcmp(mode, "mutex"))
+            ARMCI_Lock(0, 0);
+        if (!strcmp(mode, "storm")) {
+            /* keep up with the survivors' barriers until the end comes */
+            for (long it = 0;; it++) {
+                if (it % 64 == 0) {
+                    if (MPI_Wtime() - t0 > DIE_AFTER)
+                        break;
+                    ARMCI_Barrier();
+                }
+                ARMCI_Get(base[0], buf, BYTES, 0);
+            }
+        } else {
+            while (MPI_Wtime() - t0 < DIE_AFTER)
+                ARMCIX_Progress();
+        }
+        fprintf(stderr, "t_dead: rank %d: dying now (%s)\n", me, mode);
+        raise(SIGKILL);
+    }
+
+    if (!strcmp(mode, "storm")) {
+        for (long it = 0; MPI_Wtime() - t0 < GIVE_UP; it++) {
+            armci_hdl_t h;
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_NbGet(base[victim], buf, BYTES, victim, &h);
+            ARMCI_Wait(&h);
+            ARMCI_Put(buf, base[victim], BYTES, victim);
+            if (it % 64 == 0)
+                ARMCI_Barrier();
+        }
+    } else if (!strcmp(mode, "mutex")) {
+        while (MPI_Wtime() - t0 < DIE_AFTER / 2)
+            ARMCIX_Progress();
+        ARMCI_Lock(0, 0); /* the victim holds it and will never give it back */
+        ARMCI_Unlock(0, 0);
+    } else if (!strcmp(mode, "barrier")) {
+        ARMCI_Barrier();
+    } else {
+        double x = 1.0;
+        armci_msg_dgop(&x, 1, "+");
+    }
+    printf("t_dead: rank %d: no error %.0f s after rank %d died (%s)\n", me, MPI_Wtime() - t0,
+           victim, mode);
+    return 3;
+}
