@@ -165,15 +165,26 @@ static void send_bounce_later(int to, void *b, size_t len)
 
 static int answer_getv(const am_hdr_t *h, size_t len); /* below */
 
+/*
+ * Sends what handlers could not send at once, in order. A get request waiting for a bounce
+ * buffer is passed over rather than waited for: the buffers it needs may be held by the
+ * very sends queued behind it, which free them when they complete (with few buffers that
+ * was a deadlock). Answering a get later is allowed: until the origin has waited for it, a
+ * get may observe any later update.
+ */
 void armcii_am_flush_deferred(void)
 {
-    while (am.head) {
-        pending_t *p = am.head;
+    pending_t *prev = NULL, *p = am.head;
+    while (p) {
         int rc;
         if (p->is_request) {
-            rc = answer_getv(p->buf, p->len) ? 0 : -FI_EAGAIN;
-            if (rc == 0)
-                free(p->buf);
+            if (!answer_getv(p->buf, p->len)) {
+                prev = p;
+                p = p->next;
+                continue;
+            }
+            free(p->buf);
+            rc = 0;
         } else if (p->is_bounce) {
             rc = try_send_bounce(p->to, p->buf, p->len);
         } else {
@@ -182,13 +193,18 @@ void armcii_am_flush_deferred(void)
                 free(p->buf);
         }
         if (rc == -FI_EAGAIN)
-            break;
+            break; /* the provider is full: keep the rest in order for the next pass */
         if (rc != 0)
             armcii_ofi_fail("armci progress", "fi_send (queued)", p->to, rc);
-        am.head = p->next;
-        if (!am.head)
-            am.tail = NULL;
+        pending_t *next = p->next;
+        if (prev)
+            prev->next = next;
+        else
+            am.head = next;
+        if (am.tail == p)
+            am.tail = prev;
         free(p);
+        p = next;
     }
     while (am.nreposts > 0) {
         int rc = post_recv(am.reposts[am.nreposts - 1]);
