@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include <armcix.h>
 #include "../src/agg/agg.h"
 #include "../src/core/stats.h"
 
@@ -233,6 +234,23 @@ ARMCII_PROFILED(Init_thread)
 ARMCII_PROFILED(Init_thread_comm)
 ARMCII_PROFILED(Initialized)
 ARMCII_PROFILED(Finalize)
+
+int ARMCIX_Resources(armcix_resources_t *res)
+{
+    static const char call[] = "ARMCIX_Resources";
+    if (!res)
+        return -1;
+    armcii_enter(call);
+    int used = 0, total = 0;
+    if (armcii_g.fabric)
+        armcii_ofi_bounce_usage(&used, &total);
+    res->requests_in_use = armcii_g.pool.nactive;
+    res->requests_max = armcii_g.pool.nslots;
+    res->bounce_in_use = used;
+    res->bounce_max = total;
+    armcii_unlock();
+    return 0;
+}
 
 int ARMCIX_Agg_stats(long *aggregated_p, long *flushes_p)
 {

@@ -45,6 +45,21 @@ int ARMCIX_Allgather(const void *sendbuf, void *recvbuf, size_t block_bytes, ARM
  */
 int ARMCIX_Agg_stats(long *aggregated_p, long *flushes_p);
 
+/** What this process holds of the runtime's bounded resources (see ARMCIX_Resources). */
+typedef struct {
+    long requests_in_use; /**< request slots taken: operations in flight or not yet waited */
+    long requests_max;    /**< the pool's size (ARMCI_MAX_REQUESTS) */
+    long bounce_in_use;   /**< registered bounce buffers taken by operations in flight */
+    long bounce_max;      /**< ARMCI_BOUNCE_COUNT (0 without libfabric peers) */
+} armcix_resources_t;
+
+/**
+ * This process's use of the request pool and of the bounce buffers, e.g. to check that a
+ * long run gives everything back: after ARMCI_WaitAll and ARMCI_AllFence both "in use"
+ * counts are 0. @return 0, or -1 if @p res is NULL.
+ */
+int ARMCIX_Resources(armcix_resources_t *res);
+
 #ifdef __cplusplus
 }
 #endif

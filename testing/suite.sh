@@ -60,5 +60,11 @@ for alg in morton naive; do
     done
 done
 one "t_coll np=3 fabric tcp (MPI across)" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+# soak, shortened (make soak runs 10^6 operations): data, resources given back, no growth
+prog="$bin/t_soak 100000"
+one "t_soak np=4 shm" 4 ARMCI_SHM=1
+one "t_soak np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "t_soak np=4 fabric tcp buffered, 4 requests, 2 bounce buffers" 4 ARMCI_SHM=0 FI_PROVIDER=tcp \
+    ARMCI_BUFFERED_MAX=64K ARMCI_MAX_REQUESTS=4 ARMCI_BOUNCE_COUNT=2
 echo "suite: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

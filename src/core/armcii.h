@@ -192,6 +192,7 @@ armcii_status_t armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, v
 /** Make earlier writes to @p target remotely complete (a no-op when they already are). */
 void armcii_ofi_flush(const char *call, int target);
 void armcii_ofi_flush_all(const char *call);
+void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
 /** @return non-zero if libfabric atomics can accumulate @p type. */
 int armcii_ofi_acc_hw_ok(int type);
 armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,

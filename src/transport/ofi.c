@@ -76,10 +76,11 @@ void armcii_ofi_op_put(ofi_op_t *op)
 void *armcii_ofi_bounce_get(const char *call)
 {
     double t0 = armcii_now();
+    unsigned idle = 0;
     while (armcii_ofi.nbounce_free == 0) {
         /* Every bounce buffer belongs to an operation in flight: completing them frees
          * one. This is where the oldest holder gets completed. */
-        armcii_progress();
+        armcii_poll_waiting(call, &idle);
         if (armcii_now() - t0 > (double)armcii_g.env.TIMEOUT)
             armcii_fatal(call, "no bounce buffer came free in %ld s (%d in use; see "
                                "ARMCI_BOUNCE_COUNT and ARMCI_TIMEOUT)",
@@ -91,6 +92,12 @@ void *armcii_ofi_bounce_get(const char *call)
 void armcii_ofi_bounce_put(void *b)
 {
     armcii_ofi.bounce_free[armcii_ofi.nbounce_free++] = b;
+}
+
+void armcii_ofi_bounce_usage(int *in_use_p, int *total_p)
+{
+    *in_use_p = armcii_ofi.bounce_count - armcii_ofi.nbounce_free;
+    *total_p = armcii_ofi.bounce_count;
 }
 
 /* ---- memory registration ---- */
