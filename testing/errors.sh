@@ -43,7 +43,13 @@ for shm in 1 0; do
     expect acc_bad_type "ARMCI_Acc: datatype 17 is not an ARMCI_ACC_* type" ARMCI_SHM=$shm
     expect wait_uninit "ARMCI_Wait: handle" ARMCI_SHM=$shm
     expect wait_twice "was already completed by an earlier ARMCI_Wait" ARMCI_SHM=$shm
+    expect malloc_huge "ARMCI_Malloc: 1125899906842624 bytes do not fit in this process's heap" ARMCI_SHM=$shm
 done
+# resource exhaustion: more memory than the node has
+expect malloc_unbacked "ARMCI_Malloc: cannot back 16492674416640 bytes of node shared memory" \
+    ARMCI_SHM=1 ARMCI_SHM_HEAP_SIZE=16384G
+expect malloc_unbacked "ARMCI_Malloc: 16492674416640 bytes (with 4096 already allocated here) exceed this node's memory" \
+    ARMCI_SHM=0 ARMCI_SHM_HEAP_SIZE=16384G
 expect stride_levels "ARMCI_PutS: stride_levels 9 is outside 0..8"
 expect negative_count "ARMCI_GetS: count[1] is negative (-2)"
 expect small_stride "ARMCI_PutS: src_stride_arr[0] = 4 is smaller than the 8 bytes of the level below it"

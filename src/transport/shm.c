@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -255,6 +256,20 @@ static int ensure_backed(size_t off, size_t len)
     return 0;
 }
 
+static size_t node_memory(void)
+{
+    struct sysinfo si;
+    if (sysinfo(&si) != 0)
+        return SIZE_MAX;
+    return ((size_t)si.totalram + (size_t)si.totalswap) * si.mem_unit;
+}
+
+/* Whether this process's allocations, with @p more bytes, outgrow the node's RAM and swap. */
+static int exceeds_node_memory(size_t more)
+{
+    return armcii_g.halloc.used + more > node_memory();
+}
+
 armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
                                  size_t *rounded_p)
 {
@@ -281,6 +296,14 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
                         call, rounded, strerror(err));
             return ARMCII_ENOMEM;
         }
+    } else if (exceeds_node_memory(rounded)) {
+        /* A private heap is reserved, not backed: without this check the allocation would
+         * succeed and the process be killed later, when the pages are touched. */
+        armcii_halloc_free(&armcii_g.halloc, off, rounded);
+        armcii_warn("%s: %zu bytes (with %zu already allocated here) exceed this node's memory "
+                    "(%zu bytes of RAM and swap)",
+                    call, rounded, armcii_g.halloc.used, node_memory());
+        return ARMCII_ENOMEM;
     }
     *addr_p = armcii_g.my_slice + off;
     *off_p = off;
