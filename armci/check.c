@@ -60,7 +60,8 @@ const armcii_seg_t *armcii_check_contig(const char *call, const void *local, con
 
 int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc)
 {
-    if (hdl == NULL || !armcii_hdl_is_aggregate(hdl))
+    /* known addresses first: the bytes of a plain handle may be uninitialised */
+    if (hdl == NULL || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl))
         return 0;
     if (is_acc)
         armcii_fatal(call, "accumulates are not aggregated: use a handle without "

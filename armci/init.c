@@ -170,6 +170,7 @@ int ARMCI_Finalize(void)
     armcii_shm_fini();
     armcii_region_table_fini(&armcii_g.regions);
     armcii_pool_fini(&armcii_g.pool);
+    armcii_agg_addr_clear();
     free(armcii_g.out_write);
     free(armcii_g.out_sw);
     free(armcii_g.out_implicit);

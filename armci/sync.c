@@ -90,6 +90,8 @@ void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
                      (void *)hdl);
     if (!armcii_hdl_is_aggregate(hdl))
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 1);
+    if (armcii_agg_addr_add(hdl) != 0)
+        armcii_fatal(call, "out of memory");
     armcii_unlock();
 }
 
@@ -104,6 +106,7 @@ void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
         armcii_agg_complete(call, hdl, 1);
     if (armcii_hdl_is_aggregate(hdl))
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 0);
+    armcii_agg_addr_remove(hdl);
     armcii_unlock();
 }
 

@@ -113,3 +113,53 @@ armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t
         return ARMCII_HDL_BAD;
     return ARMCII_HDL_DONE;
 }
+
+/*
+ * Handles need not be initialised for plain nonblocking calls (ARMCI_INIT_HANDLE is required
+ * only before ARMCI_SET_AGGREGATE_HANDLE), so an issuing call must not read a handle's bytes
+ * to ask whether it is an aggregate handle: they may be garbage that looks like one. The
+ * addresses that ARMCI_SET_AGGREGATE_HANDLE turned into aggregate handles are kept here,
+ * and only those are read. There are few at any time: a linear search.
+ */
+static const armci_hdl_t **agg_addrs;
+static int agg_n, agg_cap;
+
+int armcii_agg_addr_add(const armci_hdl_t *h)
+{
+    if (armcii_agg_addr_known(h))
+        return 0;
+    if (agg_n == agg_cap) {
+        int cap = agg_cap ? 2 * agg_cap : 16;
+        const armci_hdl_t **a = realloc(agg_addrs, (size_t)cap * sizeof(*a));
+        if (!a)
+            return -1;
+        agg_addrs = a;
+        agg_cap = cap;
+    }
+    agg_addrs[agg_n++] = h;
+    return 0;
+}
+
+void armcii_agg_addr_remove(const armci_hdl_t *h)
+{
+    for (int i = 0; i < agg_n; i++)
+        if (agg_addrs[i] == h) {
+            agg_addrs[i] = agg_addrs[--agg_n];
+            return;
+        }
+}
+
+int armcii_agg_addr_known(const armci_hdl_t *h)
+{
+    for (int i = 0; i < agg_n; i++)
+        if (agg_addrs[i] == h)
+            return 1;
+    return 0;
+}
+
+void armcii_agg_addr_clear(void)
+{
+    free(agg_addrs);
+    agg_addrs = NULL;
+    agg_n = agg_cap = 0;
+}

@@ -67,6 +67,12 @@ typedef enum {
 
 void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate);
 int armcii_hdl_is_aggregate(const armci_hdl_t *h);
+/** The addresses of handles made aggregate (see req.c): add (-1 if out of memory), remove,
+ *  ask, forget all. */
+int armcii_agg_addr_add(const armci_hdl_t *h);
+void armcii_agg_addr_remove(const armci_hdl_t *h);
+int armcii_agg_addr_known(const armci_hdl_t *h);
+void armcii_agg_addr_clear(void);
 /** Classify @p h; for ACTIVE, @p req_p receives the request. */
 armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
                                     armcii_req_t **req_p);

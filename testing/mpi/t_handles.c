@@ -40,8 +40,7 @@ int main(int argc, char **argv)
     long polls = 0;
     while (!ARMCI_Test(&hc))
         polls++;
-    CHECK(c == (long)peer * 1000000 + 11, "get completed by Test: %ld (after %ld polls)", c,
-          polls);
+    CHECK(c == (long)peer * 1000000 + 11, "get completed by Test: %ld (after %ld polls)", c, polls);
     ARMCI_Wait(&hc);
     CHECK(ARMCI_Test(&hc) != 0, "a waited handle tests as complete");
 
@@ -79,6 +78,24 @@ int main(int argc, char **argv)
     for (int i = 0; i < NEXPLICIT; i++)
         bad += got[i] != (long)peer * 1000000 + i;
     CHECK(bad == 0, "%d of %d explicit gets wrong", bad, NEXPLICIT);
+
+    /* A handle need not be initialised for a plain call: one whose bytes happen to be those
+     * of an aggregate handle (here, a copy of one) must still act as a plain handle. */
+    {
+        armci_hdl_t agg, lookalike;
+        long before, after, v = -1;
+        ARMCI_INIT_HANDLE(&agg);
+        ARMCI_SET_AGGREGATE_HANDLE(&agg);
+        memcpy(&lookalike, &agg, sizeof agg);
+        ARMCIX_Agg_stats(&before, NULL);
+        ARMCI_NbGet(&remote[3], &v, sizeof(long), peer, &lookalike);
+        ARMCI_Wait(&lookalike);
+        ARMCIX_Agg_stats(&after, NULL);
+        CHECK(v == (long)peer * 1000000 + 3, "get on a look-alike handle brought %ld", v);
+        CHECK(after == before, "a get on a never-set handle was aggregated (%ld -> %ld)", before,
+              after);
+        ARMCI_UNSET_AGGREGATE_HANDLE(&agg);
+    }
 
     ARMCI_Barrier();
     free(got);
