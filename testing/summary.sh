@@ -12,6 +12,8 @@ for d in "$@"; do
     done
     # present when Global Arrays was found
     [ -f "$d/testing/ga.sh.log" ] && logs="$logs $d/testing/ga.sh.log"
+    # present unless skipped (sanitizer build, no valgrind)
+    grep -q '^PASS\|^FAIL' "$d/testing/valgrind.sh.log" 2>/dev/null && logs="$logs $d/testing/valgrind.sh.log"
 done
 pass=0
 fail=0

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Valgrind memcheck over the contiguous and strided tests at 2 processes, with node shared
+# memory and over libfabric's tcp provider; any error fails (suppressions, each explained,
+# only for MPI's process-manager library: testing/valgrind.supp). Part of `make check` in
+# builds without sanitizers; `make valgrind` runs it alone.
+here=$(cd "$(dirname "$0")" && pwd)
+build=${top_builddir:-.}
+run="$here/run-mpi.sh"
+command -v valgrind >/dev/null || {
+    echo "valgrind: not installed (apt-get install -y valgrind)"
+    exit 77
+}
+if grep -q -- '-fsanitize' "$build/Makefile" 2>/dev/null; then
+    echo "valgrind: skipped in a sanitizer build (the two do not mix)"
+    exit 77
+fi
+pass=0
+fail=0
+for t in t_contig t_strided; do
+    for cfg in "ARMCI_SHM=1" "ARMCI_SHM=0 FI_PROVIDER=tcp"; do
+        log=$(mktemp)
+        # a small heap: valgrind tracks every page of the address space it is given
+        if env $cfg ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=600 "$run" 2 "$build/libtool" \
+            --mode=execute valgrind -q --error-exitcode=9 \
+            --suppressions=/usr/share/openmpi/openmpi-valgrind.supp \
+            --suppressions="$here/valgrind.supp" "$build/testing/mpi/$t" >"$log" 2>&1 &&
+            ! grep -q '^==[0-9]*== ' "$log"; then
+            echo "PASS: valgrind $t $cfg"
+            pass=$((pass + 1))
+        else
+            echo "FAIL: valgrind $t $cfg"
+            grep -A12 '^==[0-9]*== [A-Z]' "$log" | head -40 | sed 's/^/    /'
+            fail=$((fail + 1))
+        fi
+        rm -f "$log"
+    done
+done
+echo "valgrind: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
