@@ -1,17 +1,18 @@
 /* Thread safety: after ARMCI_Init_thread(MPI_THREAD_MULTIPLE), four threads per process
  * issue puts, gets, accumulates and fetch-and-adds at once, alongside the progress thread.
  * Data round-trips exactly, and the shared counters come out exact with every fetched
- * value distinct. */
+ * value distinct.
+ *   t_threads [ITERS]   (operations of each kind per thread; default 300) */
 #include <pthread.h>
 #include <string.h>
 
 #include "tester.h"
 
 #define THREADS 4
-#define ITERS 300
 #define SLOT 512 /* longs per (process, thread) slot */
 
 static void **base;
+static int iters = 300;
 static int errors[THREADS];
 static int *fetched[THREADS];
 
@@ -20,9 +21,9 @@ static void *worker(void *arg)
     int t = (int)(long)arg;
     unsigned long rng = 0x1234567UL + (unsigned long)(t_me * THREADS + t) * 977;
     long *src = malloc(SLOT * sizeof(long)), *dst = malloc(SLOT * sizeof(long));
-    fetched[t] = malloc(ITERS * sizeof(int));
+    fetched[t] = malloc(iters * sizeof(int));
     int one = 1;
-    for (int i = 0; i < ITERS; i++) {
+    for (int i = 0; i < iters; i++) {
         int p = (int)(t_rand(&rng) % (unsigned)t_np);
         int n = 1 + (int)(t_rand(&rng) % SLOT);
         long *slot = (long *)base[p] + 2 + (size_t)(t_me * THREADS + t) * SLOT;
@@ -48,6 +49,8 @@ int main(int argc, char **argv)
     ARMCI_Init_thread(MPI_THREAD_MULTIPLE);
     MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
     MPI_Comm_size(MPI_COMM_WORLD, &t_np);
+    if (argc > 1)
+        iters = atoi(argv[1]);
     CHECK(provided == MPI_THREAD_MULTIPLE, "MPI gave thread level %d", provided);
     base = malloc((size_t)t_np * sizeof(void *));
     ARMCI_Malloc(base, (armci_size_t)((2 + (size_t)t_np * THREADS * SLOT) * sizeof(long)));
@@ -63,15 +66,15 @@ int main(int argc, char **argv)
     for (int t = 0; t < THREADS; t++)
         bad += errors[t];
     CHECK(bad == 0, "%d put/get round trips differed", bad);
-    int total = THREADS * ITERS * t_np;
+    int total = THREADS * iters * t_np;
     if (t_me == 0)
         CHECK(*(int *)base[0] == total, "accumulated counter %d, expected %d", *(int *)base[0],
               total);
-    int *mine = malloc(THREADS * ITERS * sizeof(int));
+    int *mine = malloc(THREADS * iters * sizeof(int));
     for (int t = 0; t < THREADS; t++)
-        memcpy(mine + t * ITERS, fetched[t], ITERS * sizeof(int));
+        memcpy(mine + t * iters, fetched[t], iters * sizeof(int));
     int *all = malloc((size_t)total * sizeof(int));
-    MPI_Allgather(mine, THREADS * ITERS, MPI_INT, all, THREADS * ITERS, MPI_INT,
+    MPI_Allgather(mine, THREADS * iters, MPI_INT, all, THREADS * iters, MPI_INT,
                   MPI_COMM_WORLD);
     char *seen = calloc((size_t)total, 1);
     int dup = 0;
