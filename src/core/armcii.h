@@ -108,7 +108,7 @@ typedef struct {
     pthread_mutex_t lock; /* held by every ARMCI call and by the progress thread */
     pthread_t progress_tid;
     int progress_thread_on;
-    volatile int progress_stop;
+    int progress_stop; /* set by the main thread, read by the progress thread: atomics */
     int in_progress; /* re-entrancy guard */
 } armcii_state_t;
 

@@ -290,7 +290,7 @@ static void *progress_main(void *arg)
     /* Linux stretches short sleeps by the timer slack (50 us by default), which would
      * turn the close polling of in-flight requests into a poll per 55 us. */
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-    while (!armcii_g.progress_stop) {
+    while (!__atomic_load_n(&armcii_g.progress_stop, __ATOMIC_ACQUIRE)) {
         if (pthread_mutex_trylock(&armcii_g.lock) != 0) {
             nanosleep(&busy, NULL);
             continue;
@@ -323,7 +323,7 @@ void armcii_progress_thread_stop(void)
 {
     if (!armcii_g.progress_thread_on)
         return;
-    armcii_g.progress_stop = 1;
+    __atomic_store_n(&armcii_g.progress_stop, 1, __ATOMIC_RELEASE);
     pthread_join(armcii_g.progress_tid, NULL);
     armcii_g.progress_thread_on = 0;
 }

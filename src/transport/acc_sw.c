@@ -50,8 +50,15 @@ size_t armcii_acc_type_size(int type)
  * SSE2, 4.5 us with AVX2, measured here), so these kernels ask for it, with an AVX2 clone
  * picked at run time. AVX-512 brought nothing more on this machine.
  */
+/* The clones are chosen by an ifunc resolver while the library is being relocated, before
+ * ThreadSanitizer's runtime is up: a TSan build keeps the default version only. */
+#ifdef __SANITIZE_THREAD__
+#define ACC_CLONES
+#else
+#define ACC_CLONES target_clones("avx2", "default")
+#endif
 #define FAST_LOOP(name, T)                                                                         \
-    __attribute__((optimize("O3", "unroll-loops"), target_clones("avx2", "default"))) static void \
+    __attribute__((optimize("O3", "unroll-loops"), ACC_CLONES)) static void                       \
         name(T *restrict d, const T *restrict s, T a, size_t n)                                    \
     {                                                                                              \
         for (size_t i = 0; i < n; i++)                                                             \
