@@ -1,0 +1,37 @@
+#!/bin/sh
+# ThreadSanitizer over t_threads (4 threads per process issuing puts, gets, accumulates and
+# fetch-and-adds beside the progress thread) at 4 processes, about 10 s per configuration.
+# Runs only in a build configured with --enable-tsan; elsewhere it is skipped. Suppressions,
+# each explained, only for Open MPI's own locks: testing/tsan.supp.
+here=$(cd "$(dirname "$0")" && pwd)
+build=${top_builddir:-.}
+run="$here/run-mpi.sh"
+grep -q -- '-fsanitize=thread' "$build/Makefile" 2>/dev/null || {
+    echo "tsan: skipped (not a --enable-tsan build)"
+    exit 77
+}
+pass=0
+fail=0
+one() { # one NAME ITERS ENV...
+    name=$1
+    iters=$2
+    shift 2
+    log=$(mktemp)
+    if env "$@" ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=300 \
+        TSAN_OPTIONS="halt_on_error=0 suppressions=$here/tsan.supp" \
+        "$run" 4 "$build/testing/mpi/t_threads" "$iters" >"$log" 2>&1 &&
+        ! grep -q 'WARNING: ThreadSanitizer' "$log"; then
+        echo "PASS: tsan t_threads $name"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: tsan t_threads $name"
+        grep -A20 'WARNING: ThreadSanitizer' "$log" | head -60 | sed 's/^/    /'
+        fail=$((fail + 1))
+    fi
+    rm -f "$log"
+}
+one "shm" 30000 ARMCI_SHM=1
+one "fabric tcp" 800 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "fabric sockets" 800 ARMCI_SHM=0 FI_PROVIDER=sockets
+echo "tsan: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
