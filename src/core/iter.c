@@ -38,7 +38,12 @@ int armcii_strided_check(const int *src_stride, const int *dst_stride, const int
                          names[s], i, strides[s][i], extent);
                 return -1;
             }
-            extent = (long)strides[s][i] * count[i + 1];
+            /* A level of one unit adds nothing (its stride is never used, whatever its
+             * sign); a level of none leaves nothing to move. */
+            if (count[i + 1] == 0)
+                extent = 0;
+            else if (count[i + 1] > 1)
+                extent = (long)strides[s][i] * count[i + 1];
         }
     }
     return 0;

@@ -377,6 +377,13 @@ static void test_strided_iter(void)
     CU_ASSERT_EQUAL(armcii_strided_check(bad, st, cnt, 2, err, sizeof(err)), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "src_stride_arr[0] = 4"));
     CU_ASSERT_EQUAL(armcii_strided_check(st, st, cnt, 9, err, sizeof(err)), -1);
+    /* A level of count 1 may carry any stride, but must not let a negative stride through
+     * at the next level (found by the fuzzer: the extent went negative). */
+    int neg[2] = {-100, -100}, cnt1[3] = {8, 1, 4};
+    CU_ASSERT_EQUAL(armcii_strided_check(neg, st, cnt1, 2, err, sizeof(err)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "src_stride_arr[1] = -100"));
+    int any[2] = {-100, 8}, cnt2[3] = {8, 1, 4};
+    CU_ASSERT_EQUAL(armcii_strided_check(any, any, cnt2, 2, err, sizeof(err)), 0);
     armcii_iter_t it;
     char src[256], dst[256];
     armcii_iter_strided(&it, src, st, dst, st, cnt, 2, 1);
