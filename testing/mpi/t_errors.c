@@ -23,6 +23,11 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     if (strcmp(c, "after_finalize") == 0)
         ARMCI_Finalize(); /* collective: everybody, then rank 0 misuses it */
+    /* ARMCI_Malloc is collective: every process asks for too much */
+    if (strcmp(c, "malloc_huge") == 0)
+        ARMCI_Malloc(base, (armci_size_t)1 << 50); /* 1 PiB: more than any node can map */
+    if (strcmp(c, "malloc_unbacked") == 0) /* fits the heap of ARMCI_SHM_HEAP_SIZE=16384G */
+        ARMCI_Malloc(base, (armci_size_t)15 << 40); /* but not any node's memory */
     if (t_me == 0) {
         armci_hdl_t h;
         if (strcmp(c, "null_buffer") == 0)
@@ -55,13 +60,6 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "small_stride") == 0) {
             int st[1] = {4}, cnt[2] = {8, 2};
             ARMCI_PutS(buf, st, base[peer], st, cnt, 1, peer);
-        } else if (strcmp(c, "malloc_huge") == 0) {
-            void **b = malloc((size_t)t_np * sizeof(void *));
-            ARMCI_Malloc(b, (armci_size_t)1 << 50); /* 1 PiB: more than any node can map */
-        } else if (strcmp(c, "malloc_unbacked") == 0) {
-            void **b = malloc((size_t)t_np * sizeof(void *));
-            /* fits the heap (run with ARMCI_SHM_HEAP_SIZE=16384G), not any node's memory */
-            ARMCI_Malloc(b, (armci_size_t)15 << 40);
         } else if (strcmp(c, "null_iov") == 0) {
             ARMCI_PutV(NULL, 2, peer);
         } else if (strcmp(c, "mutex_range") == 0) {
