@@ -549,9 +549,13 @@ void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
             am_blk_t r = {remote, piece};
             memcpy(b->buf + b->used, &r, sizeof(r));
             memcpy(b->buf + b->used + sizeof(r), local, piece);
-            b->used += sizeof(r) + PAD8(piece);
-            if (b->used > room())
-                b->used = room(); /* padding of the last record may be cut */
+            /* records start 8-aligned; the padding is zeroed, not sent as stale bytes
+             * (and the padding of the last record may be cut) */
+            size_t data_end = b->used + sizeof(r) + piece, end = b->used + sizeof(r) + PAD8(piece);
+            if (end > room())
+                end = room();
+            memset(b->buf + data_end, 0, end - data_end);
+            b->used = end;
         }
         h->nblk++;
         local += piece;
