@@ -6,7 +6,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 build=${top_builddir:-.}
 run="$here/run-mpi.sh"
-grep -q -- '-fsanitize=thread' "$build/Makefile" 2>/dev/null || {
+grep -q '^SAN_CFLAGS = .*-fsanitize=thread' "$build/Makefile" 2>/dev/null || {
     echo "tsan: skipped (not a --enable-tsan build)"
     exit 77
 }

@@ -10,7 +10,7 @@ command -v valgrind >/dev/null || {
     echo "valgrind: not installed (apt-get install -y valgrind)"
     exit 77
 }
-if grep -q -- '-fsanitize' "$build/Makefile" 2>/dev/null; then
+if grep -q '^SAN_CFLAGS = .*-fsanitize' "$build/Makefile" 2>/dev/null; then
     echo "valgrind: skipped in a sanitizer build (the two do not mix)"
     exit 77
 fi
