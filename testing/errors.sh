@@ -45,7 +45,9 @@ for shm in 1 0; do
     expect wait_twice "was already completed by an earlier ARMCI_Wait" ARMCI_SHM=$shm
     expect malloc_huge "ARMCI_Malloc: 1125899906842624 bytes do not fit in this process's heap" ARMCI_SHM=$shm
 done
-# resource exhaustion: more memory than the node has
+# resource exhaustion: more registrations than allowed, more memory than the node has
+expect mr_limit "ARMCI_Malloc: registering 4096 bytes with libfabric would exceed the 16 memory registrations allowed (ARMCI_MR_MAX)" \
+    ARMCI_SHM=0 ARMCI_MR_MAX=16
 expect malloc_unbacked "ARMCI_Malloc: cannot back 16492674416640 bytes of node shared memory" \
     ARMCI_SHM=1 ARMCI_SHM_HEAP_SIZE=16384G
 expect malloc_unbacked "ARMCI_Malloc: 16492674416640 bytes (with 4096 already allocated here) exceed this node's memory" \

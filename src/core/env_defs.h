@@ -28,3 +28,4 @@ ARMCII_ENV(STATS_FILE, STR, "", "with ARMCI_STATS=1, also write the statistics o
 ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error")
 ARMCII_ENV(LIVENESS_MS, INT, "250", "while waiting, check every this many milliseconds that the processes of this node are alive; a dead one ends the job naming its rank (0: never)")
 ARMCII_ENV(WATCHDOG, INT, "0", "warn (once per wait) when a wait has lasted this many seconds: which call, which target (0: off)")
+ARMCII_ENV(MR_MAX, INT, "0", "most memory registrations a process holds with libfabric (0: the provider's mr_cnt); past it ARMCI_Malloc fails with a clear error")

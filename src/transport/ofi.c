@@ -106,6 +106,13 @@ armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armci
 {
     struct fid_mr *mr;
     uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SEND | FI_RECV;
+    /* Past the limit the provider would fail (or, with some, fail later and obscurely). */
+    if (armcii_ofi.mr_max > 0 && armcii_ofi.mr_live >= armcii_ofi.mr_max) {
+        armcii_warn("%s: registering %zu bytes with libfabric would exceed the %ld memory "
+                    "registrations allowed (%s); free allocations first",
+                    call, len, armcii_ofi.mr_max, armcii_ofi.mr_max_from);
+        return ARMCII_ENOMEM;
+    }
     int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, armcii_ofi.next_key++, 0, &mr,
                        NULL);
     if (rc != 0) {
@@ -124,6 +131,7 @@ armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armci
             return ARMCII_EFABRIC;
         }
     }
+    armcii_ofi.mr_live++;
     mr_p->handle = mr;
     mr_p->desc = fi_mr_desc(mr);
     mr_p->key = fi_mr_key(mr);
@@ -133,8 +141,10 @@ armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armci
 
 void armcii_ofi_mr_dereg(armcii_mr_t *mr)
 {
-    if (mr->handle)
+    if (mr->handle) {
         fi_close(&((struct fid_mr *)mr->handle)->fid);
+        armcii_ofi.mr_live--;
+    }
     mr->handle = NULL;
 }
 
@@ -316,6 +326,14 @@ armcii_status_t armcii_ofi_init(void)
 
     struct fi_info *info = armcii_ofi.info;
     armcii_ofi.mr_mode = info->domain_attr->mr_mode;
+    /* The provider's own limit on registrations, lowered by ARMCI_MR_MAX if asked. */
+    armcii_ofi.mr_max = (long)info->domain_attr->mr_cnt;
+    armcii_ofi.mr_max_from = "the provider's mr_cnt";
+    if (armcii_g.env.MR_MAX > 0 &&
+        (armcii_ofi.mr_max <= 0 || armcii_g.env.MR_MAX < armcii_ofi.mr_max)) {
+        armcii_ofi.mr_max = armcii_g.env.MR_MAX;
+        armcii_ofi.mr_max_from = "ARMCI_MR_MAX";
+    }
     armcii_ofi.manual = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     armcii_ofi.next_key = 1;
     if (armcii_ofi.mr_mode & FI_MR_RAW) {

@@ -54,6 +54,8 @@ typedef struct {
     uint64_t flush_word;
     armcii_mr_t flush_mr;
     uint64_t *flush_addr, *flush_key;
+    long mr_live, mr_max;     /* registrations held, and the most allowed (0: no limit) */
+    const char *mr_max_from;  /* where mr_max comes from, for the message */
     int *unflushed; /* per target: writes whose completion did not mean remote completion */
     armcii_req_t **flush_reqs; /* armcii_ofi_flush_all: the reads in flight ... */
     uint32_t *flush_gens;      /* ... and their generations */

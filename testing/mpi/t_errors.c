@@ -26,6 +26,9 @@ int main(int argc, char **argv)
     /* ARMCI_Malloc is collective: every process asks for too much */
     if (strcmp(c, "malloc_huge") == 0)
         ARMCI_Malloc(base, (armci_size_t)1 << 50); /* 1 PiB: more than any node can map */
+    if (strcmp(c, "mr_limit") == 0) /* run with ARMCI_MR_MAX: more blocks than registrations */
+        for (int i = 0; i < 100; i++)
+            ARMCI_Malloc(base, 4096);
     if (strcmp(c, "malloc_unbacked") == 0) /* fits the heap of ARMCI_SHM_HEAP_SIZE=16384G */
         ARMCI_Malloc(base, (armci_size_t)15 << 40); /* but not any node's memory */
     if (t_me == 0) {
