@@ -8,6 +8,12 @@ bin=${top_builddir:-.}/testing/mpi
 run="$here/run-mpi.sh"
 pass=0
 fail=0
+# In the sanitizer build every program here is also checked for leaks (see tester.h and
+# lsan.supp); the slow unwinder, because Open MPI's code has no frame pointers.
+if grep -q '^SAN_CFLAGS = .*-fsanitize=address' "${top_builddir:-.}/Makefile" 2>/dev/null; then
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:fast_unwind_on_malloc=0"
+    export LSAN_OPTIONS="suppressions=$here/lsan.supp"
+fi
 
 one() { # one NAME NPROCS ENV... -- PROGRAM
     name=$1
