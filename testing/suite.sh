@@ -25,6 +25,8 @@ one() { # one NAME NPROCS ENV... -- PROGRAM
         pass=$((pass + 1))
     else
         echo "FAIL: $name"
+        # what the program itself said went wrong, then the end of the output
+        grep -E 'check failed|leak of|ERROR: |armci: rank' "$log" | head -15 | sed 's/^/    ! /'
         sed 's/^/    /' "$log" | tail -25
         fail=$((fail + 1))
     fi
