@@ -230,6 +230,7 @@ armcii_status_t armcii_am_init(void)
         op->kind = OFI_OP_RECV;
         op->bounce = am.slab + (size_t)i * am.buf_size;
         am.recv_ops[i] = op;
+        armcii_ofi.ops_out--; /* a standing receive, not work in flight; freed by am_fini */
         int rc = post_recv(op);
         if (rc != 0) {
             armcii_warn("ARMCI_Init: fi_recv failed: %s", fi_strerror(-rc));

@@ -62,11 +62,13 @@ ofi_op_t *armcii_ofi_op_get(void)
             armcii_fatal("armci", "out of memory for an operation context");
     }
     memset(op, 0, sizeof(*op));
+    armcii_ofi.ops_out++;
     return op;
 }
 
 void armcii_ofi_op_put(ofi_op_t *op)
 {
+    armcii_ofi.ops_out--;
     op->next_free = armcii_ofi.op_free;
     armcii_ofi.op_free = op;
 }
@@ -391,6 +393,11 @@ armcii_status_t armcii_ofi_init(void)
 
 void armcii_ofi_fini(void)
 {
+    /* Completions still to come (a reply's send that completes after the last barrier)
+     * are reaped first, so that their contexts come back and are freed with the rest. */
+    double t0 = armcii_now();
+    while (armcii_ofi.cq && armcii_ofi.ops_out > 0 && armcii_now() - t0 < 0.5)
+        armcii_ofi_progress();
     /* The endpoint goes first: it cancels the posted receives whose contexts am.c owns;
      * registrations go before the domain they belong to. */
     if (armcii_ofi.ep)

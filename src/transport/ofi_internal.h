@@ -54,6 +54,7 @@ typedef struct {
     uint64_t flush_word;
     armcii_mr_t flush_mr;
     uint64_t *flush_addr, *flush_key;
+    long ops_out;             /* operation contexts taken, posted receives not counted */
     long mr_live, mr_max;     /* registrations held, and the most allowed (0: no limit) */
     const char *mr_max_from;  /* where mr_max comes from, for the message */
     int *unflushed; /* per target: writes whose completion did not mean remote completion */
