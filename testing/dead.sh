@@ -6,19 +6,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 prog=${top_builddir:-.}/testing/mpi/t_dead
 run="$here/run-mpi.sh"
-pass=0
-fail=0
-
-report() { # report OK NAME LOG
-    if [ "$1" = 0 ]; then
-        echo "PASS: $2"
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $2"
-        sed 's/^/    /' "$3" | tail -25
-        fail=$((fail + 1))
-    fi
-}
+. "$here/report.sh"
 
 dies() { # dies MODE ENV...
     mode=$1
@@ -60,5 +48,4 @@ barks 'watchdog: ARMCI_Barrier: the collective step has waited 1 s' \
 barks 'watchdog: ARMCI_Get: fi_read to rank 2 has been retried for 1 s' \
     "watchdog reports a get waiting for a slow process (tcp, no progress thread)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0
-echo "dead: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish dead

@@ -7,19 +7,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${top_builddir:-.}/nas_kernels
 run="$here/run-mpi.sh"
-pass=0
-fail=0
-
-report() { # report OK NAME LOG
-    if [ "$1" = 0 ]; then
-        echo "PASS: $2"
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $2"
-        sed 's/^/    /' "$3" | tail -25
-        fail=$((fail + 1))
-    fi
-}
+. "$here/report.sh"
 
 verify() { # verify NAME NPROCS ENV... -- KERNEL ARGS...
     name=$1
@@ -62,5 +50,4 @@ for k in mg cg; do
     refuse "$k refuses 3 processes" "power of two" 3 "$bin/$k" --class S
     refuse "$k refuses class Q" "bad argument '--class Q'" 1 "$bin/$k" --class Q
 done
-echo "nas: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish nas
