@@ -60,6 +60,57 @@ typedef struct {
  */
 int ARMCIX_Resources(armcix_resources_t *res);
 
+/* ---- the get cache (CLaMPI) ---- */
+
+/** Cache modes, chosen per allocation (ARMCIX_Cache_set_mode) or for all (ARMCI_CACHE). */
+enum armcix_cache_mode_e {
+    ARMCIX_CACHE_OFF = 0,     /**< gets from the allocation are never cached */
+    ARMCIX_CACHE_TRANSPARENT, /**< cached until this process's next synchronisation point
+                                   (barrier, fence, lock, unlock, RMW, armci_msg_*
+                                   collectives, ARMCI_Malloc/Free) */
+    ARMCIX_CACHE_ALWAYS,      /**< read-only data: never invalidated automatically */
+    ARMCIX_CACHE_USER         /**< invalidated only by ARMCIX_Cache_invalidate */
+};
+
+/**
+ * Choose how this process caches its gets from the allocation whose local block starts at
+ * @p my_base (the pointer ARMCI_Malloc returned to this process). @p my_base NULL sets the
+ * mode of every allocation, present and future. Only gets that cross libfabric are cached
+ * (same-node data is read directly). In every mode, a put, accumulate or RMW by this process
+ * first drops the cached bytes it overlaps. Local: no other process is involved.
+ * @return 0 (errors such as an unknown mode or address go through ARMCI_Error).
+ */
+int ARMCIX_Cache_set_mode(void *my_base, int mode);
+
+/** @return the mode of the allocation whose local block starts at @p my_base. */
+int ARMCIX_Cache_get_mode(void *my_base);
+
+/** Drop what this process has cached from the allocation at @p my_base (NULL: from every
+ *  allocation). @return 0. */
+int ARMCIX_Cache_invalidate(void *my_base);
+
+/** Counters of this process's cache (since ARMCI_Init or ARMCIX_Cache_reset_stats). */
+typedef struct {
+    long hits;                /**< gets answered from the cache */
+    long misses;              /**< gets of cached allocations that went to the target */
+    long bytes_hit;           /**< bytes served from the cache */
+    long conflict_evictions;  /**< entries dropped because the index had no slot for a key */
+    long capacity_evictions;  /**< entries dropped to make room in the storage buffer */
+    long failed_inserts;      /**< fetched data not kept (too large, or lowest score) */
+    long invalidations;       /**< entries dropped by synchronisation, puts or explicit calls */
+    long entries;             /**< entries held now */
+    long index_slots;         /**< slots of the cuckoo index now */
+    long buffer_bytes;        /**< size of the storage buffer now */
+    long buffer_used;         /**< bytes of it in use */
+    long index_resizes;       /**< adaptive changes of the index size */
+    long buffer_resizes;      /**< adaptive growths of the storage buffer */
+} armcix_cache_stats_t;
+
+/** Fill @p stats with this process's cache counters. @return 0, or -1 if @p stats is NULL. */
+int ARMCIX_Cache_get_stats(armcix_cache_stats_t *stats);
+/** Zero the event counters (the sizes stay). @return 0. */
+int ARMCIX_Cache_reset_stats(void);
+
 #ifdef __cplusplus
 }
 #endif

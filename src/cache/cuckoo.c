@@ -1,0 +1,182 @@
+/* Cuckoo hash index with bounded kick chains and path eviction (see cuckoo.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuckoo.h"
+
+static size_t round_slots(size_t n)
+{
+    size_t s = 8;
+    while (s < n && s < ((size_t)1 << 40))
+        s <<= 1;
+    return s;
+}
+
+/* Candidate slot @p way of hash @p h: each way mixes the hash with its own constant, so
+ * two keys that share one candidate rarely share the others. */
+static inline size_t slot_of(const armcii_cuckoo_t *c, uint64_t h, int way)
+{
+    return (size_t)armcii_mix64(h + (uint64_t)(way + 1) * 0x9e3779b97f4a7c15ull) & (c->nslots - 1);
+}
+
+static uint64_t next_rand(armcii_cuckoo_t *c)
+{
+    /* xorshift64: deterministic, private to the table */
+    uint64_t x = c->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c->rng = x;
+    return x;
+}
+
+static int alloc_table(size_t nslots, uint64_t **keys_p, int32_t **ids_p)
+{
+    uint64_t *keys = malloc(nslots * sizeof(*keys));
+    int32_t *ids = malloc(nslots * sizeof(*ids));
+    if (!keys || !ids) {
+        free(keys);
+        free(ids);
+        return -1;
+    }
+    memset(ids, 0xff, nslots * sizeof(*ids)); /* -1 everywhere */
+    *keys_p = keys;
+    *ids_p = ids;
+    return 0;
+}
+
+int armcii_cuckoo_init(armcii_cuckoo_t *c, size_t nslots, int max_kicks)
+{
+    memset(c, 0, sizeof(*c));
+    c->nslots = round_slots(nslots);
+    c->max_kicks = max_kicks < 1                         ? 1
+                   : max_kicks > ARMCII_CUCKOO_MAX_KICKS ? ARMCII_CUCKOO_MAX_KICKS
+                                                         : max_kicks;
+    c->rng = 0x2545f4914f6cdd1dull;
+    return alloc_table(c->nslots, &c->keys, &c->ids);
+}
+
+void armcii_cuckoo_fini(armcii_cuckoo_t *c)
+{
+    free(c->keys);
+    free(c->ids);
+    memset(c, 0, sizeof(*c));
+}
+
+void armcii_cuckoo_clear(armcii_cuckoo_t *c)
+{
+    memset(c->ids, 0xff, c->nslots * sizeof(*c->ids));
+    c->used = 0;
+}
+
+int32_t armcii_cuckoo_find(const armcii_cuckoo_t *c, uint64_t h, armcii_cuckoo_match_fn match,
+                           void *ctx)
+{
+    for (int w = 0; w < ARMCII_CUCKOO_WAYS; w++) {
+        size_t s = slot_of(c, h, w);
+        if (c->ids[s] >= 0 && c->keys[s] == h && match(ctx, c->ids[s]))
+            return c->ids[s];
+    }
+    return -1;
+}
+
+static int place_if_free(armcii_cuckoo_t *c, uint64_t h, int32_t id)
+{
+    for (int w = 0; w < ARMCII_CUCKOO_WAYS; w++) {
+        size_t s = slot_of(c, h, w);
+        if (c->ids[s] < 0) {
+            c->ids[s] = id;
+            c->keys[s] = h;
+            c->used++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int armcii_cuckoo_insert(armcii_cuckoo_t *c, uint64_t h, int32_t id, armcii_cuckoo_score_fn score,
+                         void *ctx, int32_t *victim_p)
+{
+    if (place_if_free(c, h, id))
+        return 0;
+    /* Step k puts the carried key K[k] into slot S[k], displacing K[k+1]. */
+    size_t S[ARMCII_CUCKOO_MAX_KICKS];
+    int32_t K[ARMCII_CUCKOO_MAX_KICKS + 1];
+    uint64_t H[ARMCII_CUCKOO_MAX_KICKS + 1];
+    K[0] = id;
+    H[0] = h;
+    size_t prev = (size_t)-1;
+    int n;
+    for (n = 0; n < c->max_kicks; n++) {
+        int w = (int)(next_rand(c) % ARMCII_CUCKOO_WAYS);
+        size_t s = slot_of(c, H[n], w);
+        for (int t = 1; s == prev && t < ARMCII_CUCKOO_WAYS; t++) /* do not bounce straight back */
+            s = slot_of(c, H[n], (w + t) % ARMCII_CUCKOO_WAYS);
+        S[n] = s;
+        K[n + 1] = c->ids[s];
+        H[n + 1] = c->keys[s];
+        c->ids[s] = K[n];
+        c->keys[s] = H[n];
+        prev = s;
+        if (place_if_free(c, H[n + 1], K[n + 1]))
+            return 0;
+    }
+    /* K[n] is homeless. Drop the lowest-scored key on the path: undo the steps after
+     * it was displaced, which leaves exactly that key without a slot. */
+    int j = 0;
+    double best = score(ctx, K[0]);
+    for (int i = 1; i <= n; i++) {
+        double v = score(ctx, K[i]);
+        if (v < best) {
+            best = v;
+            j = i;
+        }
+    }
+    for (int k = n - 1; k >= j; k--) {
+        c->ids[S[k]] = K[k + 1];
+        c->keys[S[k]] = H[k + 1];
+    }
+    if (victim_p)
+        *victim_p = K[j];
+    return j == 0 ? -1 : 1;
+}
+
+int armcii_cuckoo_remove(armcii_cuckoo_t *c, uint64_t h, int32_t id)
+{
+    for (int w = 0; w < ARMCII_CUCKOO_WAYS; w++) {
+        size_t s = slot_of(c, h, w);
+        if (c->ids[s] == id) {
+            c->ids[s] = -1;
+            c->used--;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int armcii_cuckoo_resize(armcii_cuckoo_t *c, size_t nslots, armcii_cuckoo_score_fn score,
+                         void (*drop)(void *ctx, int32_t id), void *ctx)
+{
+    size_t n = round_slots(nslots);
+    uint64_t *keys;
+    int32_t *ids;
+    if (alloc_table(n, &keys, &ids) != 0)
+        return -1;
+    uint64_t *old_keys = c->keys;
+    int32_t *old_ids = c->ids;
+    size_t old_n = c->nslots;
+    c->keys = keys;
+    c->ids = ids;
+    c->nslots = n;
+    c->used = 0;
+    for (size_t s = 0; s < old_n; s++) {
+        if (old_ids[s] < 0)
+            continue;
+        int32_t victim;
+        if (armcii_cuckoo_insert(c, old_keys[s], old_ids[s], score, ctx, &victim) != 0)
+            drop(ctx, victim);
+    }
+    free(old_keys);
+    free(old_ids);
+    return 0;
+}
