@@ -94,6 +94,8 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
         armcii_g.fabric = 1;
     }
     armcii_groups_init();
+    if ((st = armcii_cache_rt_init()) != ARMCII_OK)
+        init_fail("creating the get cache", st);
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail("starting the progress thread", st);
     armcii_g.initialized = 1;
@@ -161,9 +163,11 @@ int ARMCI_Finalize(void)
     armcii_unlock();
     armcii_progress_thread_stop();
     armcii_stats_report(); /* collective; nothing is in flight any more */
+    armcii_cache_report();
 
     armcii_coll_fini();
     drop_allocations();
+    armcii_cache_rt_fini();
     if (armcii_g.fabric)
         armcii_ofi_fini();
     armcii_g.fabric = 0;

@@ -106,12 +106,13 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     }
     free(all);
     free(world);
+    armcii_cache_alloc_new(a);
     a->next = armcii_g.allocs;
     armcii_g.allocs = a;
     return 0;
 }
 
-static armcii_alloc_t *find_alloc(void *my_base)
+armcii_alloc_t *armcii_alloc_find(void *my_base)
 {
     for (armcii_alloc_t *a = armcii_g.allocs; a; a = a->next) {
         if (a->my_base == my_base && my_base != NULL)
@@ -124,7 +125,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
 {
     armcii_alloc_t *a = NULL;
     if (ptr) {
-        a = find_alloc(ptr);
+        a = armcii_alloc_find(ptr);
         if (!a)
             armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process",
                          ptr);
@@ -158,6 +159,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
             armcii_fatal(call, "passed NULL, but this process has no zero-byte allocation "
                                "matching the one being freed");
     }
+    armcii_cache_alloc_gone(a);
     for (int p = 0; p < a->nranks; p++)
         if (a->sizes[p] > 0)
             armcii_region_remove(&armcii_g.regions, p, (uintptr_t)a->bases[p]);

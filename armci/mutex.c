@@ -109,6 +109,7 @@ void ARMCI_Lock(int mutex, int proc)
     if (mx.held[mutex] >= 0)
         armcii_fatal(call, "mutex %d is already held by this process (at process %d)", mutex,
                      mx.held[mutex]);
+    armcii_cache_sync();
     int me = armcii_g.rank;
     uint64_t *mine_next = node_of(me, mutex, NEXT), *mine_wait = node_of(me, mutex, WAIT);
     __atomic_store_n(mine_next, 0, __ATOMIC_RELEASE);
@@ -133,6 +134,7 @@ void ARMCI_Unlock(int mutex, int proc)
     check_mutex(call, mutex, proc);
     if (mx.held[mutex] != proc)
         armcii_fatal(call, "mutex %d at process %d is not held by this process", mutex, proc);
+    armcii_cache_sync();
     int me = armcii_g.rank;
     uint64_t *mine_next = node_of(me, mutex, NEXT);
     /* Puts and accumulates made under the lock are complete before the next holder goes. */

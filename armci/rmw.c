@@ -34,6 +34,7 @@ int ARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
             operand = (uint64_t)(uint32_t)v;
         }
     }
+    armcii_cache_sync();
     uint64_t old = armcii_rmw(call, rop, proc, prem, operand, 0);
     if (wide) {
         long v = (long)old;

@@ -134,6 +134,7 @@ void ARMCI_Fence(int proc)
     static const char call[] = "ARMCI_Fence";
     armcii_enter(call);
     armcii_check_rank(call, proc);
+    armcii_cache_sync();
     armcii_fence(call, proc);
     armcii_unlock();
 }
@@ -142,6 +143,7 @@ void ARMCI_AllFence(void)
 {
     static const char call[] = "ARMCI_AllFence";
     armcii_enter(call);
+    armcii_cache_sync();
     armcii_fence_all(call);
     armcii_unlock();
 }

@@ -82,7 +82,8 @@ enum armcix_cache_mode_e {
  */
 int ARMCIX_Cache_set_mode(void *my_base, int mode);
 
-/** @return the mode of the allocation whose local block starts at @p my_base. */
+/** @return the mode of the allocation whose local block starts at @p my_base (NULL: the
+ *  mode new allocations get). */
 int ARMCIX_Cache_get_mode(void *my_base);
 
 /** Drop what this process has cached from the allocation at @p my_base (NULL: from every
@@ -106,7 +107,8 @@ typedef struct {
     long buffer_resizes;      /**< adaptive growths of the storage buffer */
 } armcix_cache_stats_t;
 
-/** Fill @p stats with this process's cache counters. @return 0, or -1 if @p stats is NULL. */
+/** Fill @p stats with this process's cache counters (all zero while no allocation has
+ *  used the cache). @return 0 (a NULL @p stats goes through ARMCI_Error). */
 int ARMCIX_Cache_get_stats(armcix_cache_stats_t *stats);
 /** Zero the event counters (the sizes stay). @return 0. */
 int ARMCIX_Cache_reset_stats(void);

@@ -72,5 +72,12 @@ expect coll_not_member "ARMCIX_Alltoall: this process is not a member of the gro
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many
+expect cache_mode "ARMCIX_Cache_set_mode: mode 7 is not ARMCIX_CACHE_OFF (0), _TRANSPARENT (1), _ALWAYS (2) or _USER (3)"
+expect cache_base "ARMCIX_Cache_set_mode: 0x" ARMCI_SHM=0
+expect cache_base "is not the start of an ARMCI allocation of this process" ARMCI_SHM=0
+expect cache_invalidate_base "ARMCIX_Cache_invalidate: 0x"
+expect cache_stats_null "ARMCIX_Cache_get_stats: stats is NULL"
+expect env "ARMCI_CACHE=sometimes is not off, transparent, always or user" ARMCI_CACHE=sometimes
+expect env "ARMCI_CACHE_ENTRIES=0 must be at least 1" ARMCI_CACHE_ENTRIES=0
 echo "errors: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -59,7 +59,23 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         one "$t np=3 fabric tcp native-acc" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
         ;;
     esac
+    # the same results with every get going through the cache (transparent mode keeps
+    # the semantics of a program that synchronises), on a small adaptive cache
+    case $t in
+    t_contig | t_acc | t_handles | t_strided | t_vector | t_sync | t_values | t_agg | t_groups | t_msg)
+        one "$t np=3 fabric tcp cache=transparent" 3 ARMCI_SHM=0 FI_PROVIDER=tcp \
+            ARMCI_CACHE=transparent ARMCI_CACHE_ENTRIES=64 ARMCI_CACHE_BYTES=64K
+        ;;
+    esac
 done
+# the get cache: modes, invalidation, fills (hits asserted on the fabric path)
+prog="$bin/t_cache"
+one "t_cache np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "t_cache np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
+one "t_cache np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
+one "t_cache np=3 fabric tcp buffered, small fixed cache" 3 ARMCI_SHM=0 FI_PROVIDER=tcp \
+    ARMCI_BUFFERED_MAX=4M ARMCI_CACHE_ADAPTIVE=0 ARMCI_CACHE_ENTRIES=256 ARMCI_CACHE_BYTES=16K
+one "t_cache np=3 shm (data only)" 3 ARMCI_SHM=1
 # collectives: any P (8 oversubscribed is fine for correctness), both shared-heap algorithms
 prog="$bin/t_coll"
 for alg in morton naive; do

@@ -118,6 +118,8 @@ static void flush(const char *call, agg_t *a)
 static void append(const char *call, agg_t *a, char *local, size_t copy_off, char *remote,
                    size_t len, int is_get)
 {
+    if (!is_get) /* cached copies of what this put overwrites go now, not at the flush */
+        armcii_cache_write(a->target, remote, len);
     if (a->n == a->cap) {
         size_t cap = a->cap ? 2 * a->cap : 64;
         armcii_blk_t *b = realloc(a->blk, cap * sizeof(*b));

@@ -40,12 +40,20 @@ typedef struct {
     int target;
     int32_t blk;      /* storage block */
     int32_t live_pos; /* position in live[]; -1 when the record is free */
-    uint64_t last;    /* tick of the last use */
     void *owner;      /* the allocation the bytes came from */
 } armcii_centry_t;
 
+/* What eviction looks at, kept together in one dense array: a sample reads consecutive
+ * records instead of chasing entries all over memory. */
+typedef struct {
+    uint64_t last; /* tick of the last use */
+    size_t len;
+    int32_t id;
+} armcii_clive_t;
+
 typedef struct {
     uint64_t page;
+    uintptr_t lo, hi; /* the entry's range, so a scan of the chain reads only the chain */
     int target;
     int32_t id, next;
 } armcii_cpage_t;
@@ -58,8 +66,9 @@ typedef struct {
 
     armcii_centry_t *e; /* entry records */
     int32_t ecap, efree; /* free records chain through blk */
-    int32_t *live;      /* ids of the entries held, in no order (for sampling) */
+    armcii_clive_t *live; /* the entries held, in no order */
     int32_t nlive;
+    int32_t hand;         /* where the next eviction sample starts */
     int32_t *per_target; /* entries held per target */
 
     int32_t *pbucket;   /* page map: (target, page) -> chain of nodes */
@@ -68,9 +77,9 @@ typedef struct {
     int32_t pncap, pnfree, pnused;
 
     uint64_t tick;
-    uint64_t rng;
     long w_lookups, w_conflicts, w_capacity; /* the current adaptive window */
     int32_t w_peak;                          /* most entries held in it */
+    int low_windows;                         /* windows in a row with the index mostly empty */
     armcix_cache_stats_t st;
 } armcii_cache_t;
 

@@ -12,11 +12,14 @@ static size_t round_slots(size_t n)
     return s;
 }
 
-/* Candidate slot @p way of hash @p h: each way mixes the hash with its own constant, so
- * two keys that share one candidate rarely share the others. */
+/* Candidate slot @p way of hash @p h (already well mixed): each way takes its own 21-bit
+ * rotation of it, so two keys that share one candidate rarely share the others, and a probe
+ * costs no further hashing. */
 static inline size_t slot_of(const armcii_cuckoo_t *c, uint64_t h, int way)
 {
-    return (size_t)armcii_mix64(h + (uint64_t)(way + 1) * 0x9e3779b97f4a7c15ull) & (c->nslots - 1);
+    unsigned r = 21u * (unsigned)way;
+    uint64_t x = r ? (h >> r) | (h << (64 - r)) : h;
+    return (size_t)x & (c->nslots - 1);
 }
 
 static uint64_t next_rand(armcii_cuckoo_t *c)

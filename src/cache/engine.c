@@ -7,10 +7,18 @@
 
 #include "cache.h"
 
-#define PAGE_SHIFT 12   /* the page map's granule: 4 KiB */
-#define SAMPLE_ALL 32   /* up to this many entries, eviction looks at all of them */
-#define SAMPLE 16       /* otherwise at this many, picked at random */
+/* The page map files an entry under every granule it touches: 256-byte granules for
+ * entries up to SMALL_MAX bytes, 64 KiB granules for larger ones. A dense run of small
+ * entries then shares few chains, and a large entry needs few nodes. The key of a granule
+ * is its index shifted left once, with the level in the low bit. */
+#define FINE_SHIFT 8
+#define COARSE_SHIFT 16
+#define SMALL_MAX 4096
+#define SAMPLE_ALL 32 /* up to this many entries, eviction looks at all of them */
+#define SAMPLE 8      /* otherwise at this many consecutive records of live[], from a hand
+                       * that moves on; live[] is in no particular order */
 #define MAX_KICKS 32
+#define LOW_WINDOWS 4 /* quiet adaptive windows before the index shrinks */
 
 void armcii_cache_params_default(armcii_cache_params_t *p, int ntargets)
 {
@@ -41,16 +49,35 @@ static size_t page_bucket(const armcii_cache_t *c, int target, uint64_t page)
 
 /* Keep-priority of an entry: old and large entries go first. Per byte, a small entry
  * saves far more (a whole round trip for a few bytes) than a large one. */
-static double score(void *ctx, int32_t id)
+static double score_live(const armcii_cache_t *c, const armcii_clive_t *l)
 {
-    const armcii_cache_t *c = ctx;
-    const armcii_centry_t *e = &c->e[id];
-    double age = (double)(c->tick - e->last) + 1.0;
-    double size_class = 1.0 + (double)(63 - __builtin_clzll((unsigned long long)(e->len >> 6) + 1));
+    double age = (double)(c->tick - l->last) + 1.0;
+    double size_class = 1.0 + (double)(63 - __builtin_clzll((unsigned long long)(l->len >> 6) + 1));
     return -age * size_class;
 }
 
+static double score(void *ctx, int32_t id)
+{
+    const armcii_cache_t *c = ctx;
+    return score_live(c, &c->live[c->e[id].live_pos]);
+}
+
 /* ---- the page map ---- */
+
+static int level_of(size_t len)
+{
+    return len > SMALL_MAX;
+}
+
+static uint64_t granule(uintptr_t addr, int level)
+{
+    return (uint64_t)addr >> (level ? COARSE_SHIFT : FINE_SHIFT);
+}
+
+static uint64_t gkey(uint64_t g, int level)
+{
+    return (g << 1) | (uint64_t)level;
+}
 
 static int pm_rehash(armcii_cache_t *c, size_t nb)
 {
@@ -98,19 +125,23 @@ static int32_t pn_new(armcii_cache_t *c)
 static int pm_add(armcii_cache_t *c, int32_t id)
 {
     const armcii_centry_t *e = &c->e[id];
-    uint64_t first = e->addr >> PAGE_SHIFT, last = (e->addr + e->len - 1) >> PAGE_SHIFT;
-    for (uint64_t p = first; p <= last; p++) {
+    int lv = level_of(e->len);
+    uint64_t first = granule(e->addr, lv), last = granule(e->addr + e->len - 1, lv);
+    for (uint64_t g = first; g <= last; g++) {
         int32_t n = pn_new(c);
         if (n < 0)
             return -1;
+        uint64_t p = gkey(g, lv);
         size_t k = page_bucket(c, e->target, p);
         c->pn[n].page = p;
+        c->pn[n].lo = e->addr;
+        c->pn[n].hi = e->addr + e->len;
         c->pn[n].target = e->target;
         c->pn[n].id = id;
         c->pn[n].next = c->pbucket[k];
         c->pbucket[k] = n;
     }
-    if ((size_t)c->pnused > 2 * c->npbuckets)
+    if ((size_t)c->pnused > c->npbuckets)
         pm_rehash(c, 2 * c->npbuckets); /* out of memory: chains just get longer */
     return 0;
 }
@@ -118,8 +149,10 @@ static int pm_add(armcii_cache_t *c, int32_t id)
 static void pm_del(armcii_cache_t *c, int32_t id)
 {
     const armcii_centry_t *e = &c->e[id];
-    uint64_t first = e->addr >> PAGE_SHIFT, last = (e->addr + e->len - 1) >> PAGE_SHIFT;
-    for (uint64_t p = first; p <= last; p++) {
+    int lv = level_of(e->len);
+    uint64_t first = granule(e->addr, lv), last = granule(e->addr + e->len - 1, lv);
+    for (uint64_t g = first; g <= last; g++) {
+        uint64_t p = gkey(g, lv);
         int32_t *link = &c->pbucket[page_bucket(c, e->target, p)];
         while (*link >= 0 && !(c->pn[*link].id == id && c->pn[*link].page == p))
             link = &c->pn[*link].next;
@@ -136,13 +169,13 @@ static void pm_del(armcii_cache_t *c, int32_t id)
 /* An entry of @p target wholly containing [addr, addr+len), or -1. */
 static int32_t pm_containing(const armcii_cache_t *c, int target, uintptr_t addr, size_t len)
 {
-    uint64_t p = addr >> PAGE_SHIFT;
-    for (int32_t n = c->pbucket[page_bucket(c, target, p)]; n >= 0; n = c->pn[n].next) {
-        if (c->pn[n].page != p || c->pn[n].target != target)
-            continue;
-        const armcii_centry_t *e = &c->e[c->pn[n].id];
-        if (e->addr <= addr && addr + len <= e->addr + e->len)
-            return c->pn[n].id;
+    for (int lv = 0; lv < 2; lv++) {
+        uint64_t p = gkey(granule(addr, lv), lv);
+        for (int32_t n = c->pbucket[page_bucket(c, target, p)]; n >= 0; n = c->pn[n].next) {
+            const armcii_cpage_t *pn = &c->pn[n];
+            if (pn->lo <= addr && addr + len <= pn->hi && pn->page == p && pn->target == target)
+                return pn->id;
+        }
     }
     return -1;
 }
@@ -157,7 +190,7 @@ static int32_t entry_new(armcii_cache_t *c)
         if (!e)
             return -1;
         c->e = e;
-        int32_t *live = realloc(c->live, (size_t)ncap * sizeof(*live));
+        armcii_clive_t *live = realloc(c->live, (size_t)ncap * sizeof(*live));
         if (!live)
             return -1;
         c->live = live;
@@ -171,7 +204,10 @@ static int32_t entry_new(armcii_cache_t *c)
     int32_t id = c->efree;
     c->efree = c->e[id].blk;
     c->e[id].live_pos = c->nlive;
-    c->live[c->nlive++] = id;
+    c->live[c->nlive].id = id;
+    c->live[c->nlive].last = c->tick;
+    c->live[c->nlive].len = 0;
+    c->nlive++;
     return id;
 }
 
@@ -185,9 +221,8 @@ static void entry_drop(armcii_cache_t *c, int32_t id, int in_index)
     pm_del(c, id);
     c->per_target[e->target]--;
     int32_t pos = e->live_pos;
-    int32_t moved = c->live[--c->nlive];
-    c->live[pos] = moved;
-    c->e[moved].live_pos = pos;
+    c->live[pos] = c->live[--c->nlive];
+    c->e[c->live[pos].id].live_pos = pos;
     e->live_pos = -1;
     e->blk = c->efree;
     c->efree = id;
@@ -201,22 +236,17 @@ static int32_t lowest_scored(armcii_cache_t *c)
     double bs = 0;
     int all = c->nlive <= SAMPLE_ALL;
     int n = all ? c->nlive : SAMPLE;
+    if (all || c->hand >= c->nlive)
+        c->hand = 0;
     for (int i = 0; i < n; i++) {
-        int32_t id;
-        if (all) {
-            id = c->live[i];
-        } else {
-            c->rng ^= c->rng << 13;
-            c->rng ^= c->rng >> 7;
-            c->rng ^= c->rng << 17;
-            id = c->live[c->rng % (uint64_t)c->nlive];
-        }
-        double s = score(c, id);
+        const armcii_clive_t *l = &c->live[(c->hand + i) % c->nlive];
+        double s = score_live(c, l);
         if (best < 0 || s < bs) {
-            best = id;
+            best = l->id;
             bs = s;
         }
     }
+    c->hand += n;
     return best;
 }
 
@@ -228,7 +258,6 @@ int armcii_cache_init(armcii_cache_t *c, const armcii_cache_params_t *p)
     c->p = *p;
     c->efree = -1;
     c->pnfree = -1;
-    c->rng = 0x9e3779b97f4a7c15ull;
     c->tick = 1;
     size_t slots = p->index_slots < p->min_slots ? p->min_slots : p->index_slots;
     if (armcii_cuckoo_init(&c->index, slots, MAX_KICKS) != 0)
@@ -236,6 +265,8 @@ int armcii_cache_init(armcii_cache_t *c, const armcii_cache_params_t *p)
     if (armcii_store_init(&c->store, p->buffer_bytes) != 0)
         goto err_index;
     c->buf = malloc(c->store.size ? c->store.size : 1);
+    if (c->buf) /* touch the pages now, not on the path of the first gets */
+        memset(c->buf, 0, c->store.size);
     c->per_target = calloc((size_t)(p->ntargets > 0 ? p->ntargets : 1), sizeof(int32_t));
     if (!c->buf || !c->per_target)
         goto err_store;
@@ -279,8 +310,14 @@ static void adapt(armcii_cache_t *c)
             c->st.index_resizes++;
     } else if (c->w_conflicts == 0 && slots / 2 >= c->p.min_slots &&
                (double)c->w_peak < c->p.occupancy_lo * (double)slots) {
-        if (armcii_cache_resize_index(c, slots / 2) == 0)
+        /* Only after several quiet windows in a row: a burst of gets still in flight
+         * looks like an empty cache until their data arrives. */
+        if (++c->low_windows >= LOW_WINDOWS && armcii_cache_resize_index(c, slots / 2) == 0) {
             c->st.index_resizes++;
+            c->low_windows = 0;
+        }
+    } else {
+        c->low_windows = 0;
     }
     if (capacity > c->p.capacity_hi && c->store.size < c->p.max_bytes) {
         size_t want = 2 * c->store.size;
@@ -335,7 +372,7 @@ const void *armcii_cache_lookup(armcii_cache_t *c, int target, uintptr_t addr, s
         c->st.misses++;
         return NULL;
     }
-    c->e[id].last = c->tick;
+    c->live[c->e[id].live_pos].last = c->tick;
     c->st.hits++;
     c->st.bytes_hit += (long)len;
     return c->buf + armcii_store_off(&c->store, c->e[id].blk) + (addr - c->e[id].addr);
@@ -378,8 +415,8 @@ int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t le
     e->len = len;
     e->target = target;
     e->blk = blk;
-    e->last = c->tick;
     e->owner = owner;
+    c->live[e->live_pos].len = len;
     memcpy(c->buf + armcii_store_off(&c->store, blk), data, len);
     c->per_target[target]++;
     if (pm_add(c, id) != 0) {
@@ -387,6 +424,11 @@ int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t le
         c->st.failed_inserts++;
         return -1;
     }
+    /* A cuckoo table past 7/8 full spends long kick chains on every insert before its
+     * conflicts show: the adaptive scheme grows it before that. */
+    if (c->p.adaptive && 8 * c->index.used > 7 * c->index.nslots &&
+        c->index.nslots < c->p.max_slots && armcii_cache_resize_index(c, 2 * c->index.nslots) == 0)
+        c->st.index_resizes++;
     int32_t victim;
     int r = armcii_cuckoo_insert(&c->index, h, id, score, c, &victim);
     if (r != 0) {
@@ -410,30 +452,33 @@ long armcii_cache_invalidate_range(armcii_cache_t *c, int target, uintptr_t addr
     if (!armcii_cache_holds(c, target) || len == 0)
         return 0;
     long dropped = 0;
-    uint64_t first = addr >> PAGE_SHIFT, last = (addr + len - 1) >> PAGE_SHIFT;
-    if (last - first + 1 > (uint64_t)c->nlive) {
+    uint64_t probes = granule(addr + len - 1, 0) - granule(addr, 0) + 1 +
+                      granule(addr + len - 1, 1) - granule(addr, 1) + 1;
+    if (probes > (uint64_t)c->nlive) {
         /* a write wider than the cache is full: look at each entry once instead */
         for (int32_t i = c->nlive - 1; i >= 0; i--) {
-            const armcii_centry_t *e = &c->e[c->live[i]];
+            const armcii_centry_t *e = &c->e[c->live[i].id];
             if (e->target == target && e->addr < addr + len && addr < e->addr + e->len) {
-                entry_drop(c, c->live[i], 1);
+                entry_drop(c, c->live[i].id, 1);
                 dropped++;
             }
         }
     } else {
-        for (uint64_t p = first; p <= last; p++) {
+        for (int lv = 0; lv < 2; lv++) {
+            for (uint64_t g = granule(addr, lv); g <= granule(addr + len - 1, lv); g++) {
+            uint64_t p = gkey(g, lv);
             int32_t n = c->pbucket[page_bucket(c, target, p)];
             while (n >= 0) {
                 const armcii_cpage_t *pn = &c->pn[n];
-                const armcii_centry_t *e = &c->e[pn->id];
-                if (pn->page == p && pn->target == target && e->addr < addr + len &&
-                    addr < e->addr + e->len) {
+                if (pn->page == p && pn->target == target && pn->lo < addr + len &&
+                    addr < pn->hi) {
                     entry_drop(c, pn->id, 1);
                     dropped++;
                     n = c->pbucket[page_bucket(c, target, p)]; /* the chain changed */
                 } else {
                     n = pn->next;
                 }
+            }
             }
         }
     }
@@ -466,8 +511,8 @@ long armcii_cache_invalidate_if(armcii_cache_t *c, int (*pred)(void *owner, void
     } else {
         /* downwards: a drop moves the last entry into the hole, one already looked at */
         for (int32_t i = c->nlive - 1; i >= 0; i--) {
-            if (i < c->nlive && pred(c->e[c->live[i]].owner, ctx)) {
-                entry_drop(c, c->live[i], 1);
+            if (i < c->nlive && pred(c->e[c->live[i].id].owner, ctx)) {
+                entry_drop(c, c->live[i].id, 1);
                 dropped++;
             }
         }
@@ -503,6 +548,7 @@ int armcii_cache_resize_buffer(armcii_cache_t *c, size_t bytes)
     char *nb = realloc(c->buf, bytes);
     if (!nb)
         return -1;
+    memset(nb + c->store.size, 0, bytes - c->store.size); /* fault the new pages in now */
     c->buf = nb; /* entries hold offsets: nothing else moves */
     return armcii_store_grow(&c->store, bytes);
 }

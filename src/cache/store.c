@@ -56,16 +56,21 @@ static void bin_insert(armcii_store_t *s, int32_t id)
     if (b->fnext >= 0)
         s->b[b->fnext].fprev = id;
     s->bins[k] = id;
+    s->nonempty |= 1ull << k;
     s->nfree++;
 }
 
 static void bin_remove(armcii_store_t *s, int32_t id)
 {
     armcii_sblk_t *b = &s->b[id];
-    if (b->fprev >= 0)
+    if (b->fprev >= 0) {
         s->b[b->fprev].fnext = b->fnext;
-    else
-        s->bins[bin_of(b->len)] = b->fnext;
+    } else {
+        int k = bin_of(b->len);
+        s->bins[k] = b->fnext;
+        if (b->fnext < 0)
+            s->nonempty &= ~(1ull << k);
+    }
     if (b->fnext >= 0)
         s->b[b->fnext].fprev = b->fprev;
     s->nfree--;
@@ -75,6 +80,7 @@ void armcii_store_reset(armcii_store_t *s)
 {
     for (int k = 0; k < ARMCII_STORE_BINS; k++)
         s->bins[k] = -1;
+    s->nonempty = 0;
     s->spare = -1;
     for (int32_t i = s->cap - 1; i >= 0; i--)
         record_release(s, i);
@@ -115,6 +121,10 @@ int32_t armcii_store_alloc(armcii_store_t *s, size_t len)
     /* Blocks in higher bins are all larger than those in lower ones, so the best fit is
      * in the lowest bin that holds any block large enough. */
     for (int k = bin_of(need); k < ARMCII_STORE_BINS && best < 0; k++) {
+        uint64_t above = s->nonempty >> k; /* skip empty bins */
+        if (!above)
+            break;
+        k += __builtin_ctzll(above);
         for (int32_t i = s->bins[k]; i >= 0; i = s->b[i].fnext) {
             if (s->b[i].len >= need && (best < 0 || s->b[i].len < s->b[best].len)) {
                 best = i;

@@ -29,6 +29,7 @@ typedef struct {
     int32_t spare; /* chain of unused records */
     int32_t tail;  /* last block in address order */
     int32_t bins[ARMCII_STORE_BINS];
+    uint64_t nonempty; /* bit k: bin k holds a free block */
     size_t size;   /* bytes managed */
     size_t used;   /* bytes in used blocks */
     size_t nfree;  /* free blocks */

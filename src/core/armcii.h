@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <armci.h>
+#include <armcix.h>
 
 #include "env.h"
 #include "halloc.h"
@@ -47,6 +48,7 @@ typedef struct armcii_alloc {
     armcii_mr_t mr;      /* registration of my block, when the fabric is in use */
     int registered;
     MPI_Comm comm;       /* communicator it was allocated over (not owned) */
+    int cache_mode;      /* ARMCIX_CACHE_*: how this process caches gets from it */
     struct armcii_alloc *next;
 } armcii_alloc_t;
 
@@ -262,6 +264,46 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
 
 int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm);
 int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
+
+/** The allocation whose block on this process starts at @p my_base (NULL if none). */
+armcii_alloc_t *armcii_alloc_find(void *my_base);
+
+/* ---- the get cache (src/cache/runtime.c) ---- */
+
+armcii_status_t armcii_cache_rt_init(void);
+void armcii_cache_rt_fini(void);
+/** Collective: print the summed counters on rank 0 when ARMCI_CACHE_STATS is set. */
+void armcii_cache_report(void);
+/** ARMCIX_CACHE_* for a mode name (off, transparent, always, user), or -1. */
+int armcii_cache_parse_mode(const char *s);
+const char *armcii_cache_mode_name(int mode);
+/** The mode new allocations get. */
+int armcii_cache_default_mode(void);
+void armcii_cache_get_stats(armcix_cache_stats_t *s);
+void armcii_cache_reset_stats(void);
+/** A new allocation takes the default mode; a freed one leaves the cache. */
+void armcii_cache_alloc_new(armcii_alloc_t *a);
+void armcii_cache_alloc_gone(armcii_alloc_t *a);
+/** Mode of @p a, or of every allocation (present and future) when @p a is NULL. */
+void armcii_cache_set_mode(const char *call, armcii_alloc_t *a, int mode);
+/** Drop what is cached from @p a (NULL: everything). */
+void armcii_cache_invalidate(armcii_alloc_t *a);
+/** A synchronisation point of this process: transparent allocations lose their entries. */
+void armcii_cache_sync(void);
+/** This process writes [addr, addr+len) of @p target: overlapping entries go. */
+void armcii_cache_write(int target, const void *addr, size_t len);
+/** Answer a contiguous get from the cache into @p dst; @return 1 on a hit. */
+int armcii_cache_get(int target, const void *src, void *dst, size_t len);
+/** Would every remote block of the iterator @p it hit? (Nothing is counted.) */
+int armcii_cache_peek_all(int target, void *it);
+/** Copy every block of @p it from the cache (after armcii_cache_peek_all said yes). */
+void armcii_cache_get_blocks(int target, void *it);
+/** A fill record for a missed get (NULL: not cacheable); the get reads into
+ *  armcii_cache_fill_data(record), and armcii_cache_fill_end delivers and fills. */
+void *armcii_cache_fill_start(const armcii_seg_t *seg, int target, const void *src, void *dst,
+                              size_t len);
+void *armcii_cache_fill_data(void *fill);
+void armcii_cache_fill_end(void *fill);
 
 /* ---- collectives (src/coll/coll.c) ---- */
 

@@ -111,6 +111,22 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
         return 0;
     }
 
+    if (what == ARMCII_NC_GET) {
+        /* Served from the cache only when every block is there; a partial answer would
+         * still cost the round trip. Each block is looked up as the contiguous range it
+         * is, so no block ever receives bytes from outside its own range. */
+        if (armcii_cache_peek_all(target, it)) {
+            armcii_cache_get_blocks(target, it);
+            hdl_done(hdl);
+            return 0;
+        }
+    } else {
+        armcii_iter_t pass = *it;
+        char *l, *r;
+        size_t len;
+        while (armcii_iter_next(&pass, &l, &r, &len))
+            armcii_cache_write(target, r, len);
+    }
     size_t min = (size_t)armcii_g.env.NC_DIRECT_MIN;
     int small = what == ARMCII_NC_ACC ? !hw : any_block(it, min, 1);
     armcii_req_kind_t kind = hw                       ? ARMCII_REQ_ACC_HW
@@ -180,6 +196,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
                     uint64_t comparand)
 {
     size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
+    armcii_cache_write(target, addr, size);
     /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
      * included: all atomics on a word must go one way to stay atomic with each other. */
     if (armcii_ofi_rmw_hw_ok(op)) {

@@ -34,6 +34,8 @@ static void release(armcii_req_t *req)
         armcii_g.out_implicit[t]--;
         armcii_g.implicit_total--;
     }
+    if (req->cache_fill) /* deliver the data, then keep a copy */
+        armcii_cache_fill_end(req->scratch);
     free(req->scratch);
     req->scratch = NULL;
     armcii_pool_release(&armcii_g.pool, req);
@@ -239,6 +241,9 @@ void armcii_fence_all(const char *call)
 
 void armcii_mpi_wait(const char *call, MPI_Request *mreq)
 {
+    /* Every MPI wait of the runtime is a collective or a message: a synchronisation point
+     * (for the get cache's transparent mode). */
+    armcii_cache_sync();
     int done = 0;
     watch_t w = {0};
     /* Not bounded by ARMCI_TIMEOUT: peers may compute for long before they join in. */

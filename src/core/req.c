@@ -35,6 +35,7 @@ armcii_req_t *armcii_pool_take(armcii_pool_t *pool)
     r->pending = 0;
     r->scratch = NULL;
     r->implicit = 0;
+    r->cache_fill = 0;
     r->older = pool->newest;
     r->newer = NULL;
     if (pool->newest)

@@ -49,6 +49,14 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
         local_copy(call, path, dst, src, len, hdl, ARMCII_ST_GET);
         return 0;
     }
+    void *fill = NULL;
+    if (seg->alloc->cache_mode != ARMCIX_CACHE_OFF) {
+        if (armcii_cache_get(target, src, dst, len)) {
+            hdl_done(hdl);
+            return 0;
+        }
+        fill = armcii_cache_fill_start(seg, target, src, dst, len);
+    }
     armcii_proto_t proto = armcii_select_get(&armcii_g.limits, path, len, 0);
     armcii_stat_op(ARMCII_ST_GET,
                    proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED : ARMCII_ST_DIRECT,
@@ -56,6 +64,11 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
     if (blocking)
         armcii_order_before(call, ARMCII_REQ_GET, target);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, !blocking && !hdl);
+    if (fill) { /* read into a record of ours; completion delivers to dst and fills */
+        req->scratch = fill;
+        req->cache_fill = 1;
+        dst = armcii_cache_fill_data(fill);
+    }
     armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), seg->rkey, proto);
     if (!blocking)
         hdl_bind(hdl, req);
@@ -73,6 +86,7 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
         local_copy(call, path, dst, src, len, hdl, ARMCII_ST_PUT);
         return 0;
     }
+    armcii_cache_write(target, dst, len);
     armcii_proto_t proto = armcii_select_put(&armcii_g.limits, path, len, 0);
     armcii_stat_op(ARMCII_ST_PUT,
                    proto == ARMCII_PROTO_INJECT     ? ARMCII_ST_INJECT
@@ -118,6 +132,7 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
         hdl_done(hdl);
         return 0;
     }
+    armcii_cache_write(target, dst, len);
     armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_AM;
     if (blocking)
         armcii_order_before(call, kind, target);

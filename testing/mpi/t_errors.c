@@ -101,6 +101,14 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "coll_not_member") == 0) {
             ARMCI_Group g = {.comm = MPI_COMM_NULL, .rank = -1};
             ARMCIX_Alltoall(buf, buf + 2, 8, &g);
+        } else if (strcmp(c, "cache_mode") == 0) {
+            ARMCIX_Cache_set_mode(base[t_me], 7);
+        } else if (strcmp(c, "cache_base") == 0) {
+            ARMCIX_Cache_set_mode((char *)base[t_me] + 8, ARMCIX_CACHE_ALWAYS);
+        } else if (strcmp(c, "cache_invalidate_base") == 0) {
+            ARMCIX_Cache_invalidate(buf);
+        } else if (strcmp(c, "cache_stats_null") == 0) {
+            ARMCIX_Cache_get_stats(NULL);
         } else if (strcmp(c, "after_finalize") == 0) {
             ARMCI_Get(buf, buf, 8, 0);
         }
