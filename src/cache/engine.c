@@ -30,7 +30,7 @@ void armcii_cache_params_default(armcii_cache_params_t *p, int ntargets)
     p->max_slots = (size_t)1 << 22;
     p->adaptive = 1;
     p->ntargets = ntargets;
-    p->window = 1024;
+    p->window = 256;
     p->conflict_hi = 0.01;
     p->capacity_hi = 0.01;
     p->occupancy_lo = 0.125;
@@ -305,8 +305,11 @@ static void adapt(armcii_cache_t *c)
     double n = (double)c->w_lookups;
     double conflicts = (double)c->w_conflicts / n, capacity = (double)c->w_capacity / n;
     size_t slots = c->index.nslots;
+    /* Far past a threshold (ten times), grow fourfold: a cache that starts small reaches
+     * its working set in a few windows instead of many. */
     if (conflicts > c->p.conflict_hi && slots < c->p.max_slots) {
-        if (armcii_cache_resize_index(c, 2 * slots) == 0)
+        size_t want = (conflicts > 10 * c->p.conflict_hi ? 4 : 2) * slots;
+        if (armcii_cache_resize_index(c, want < c->p.max_slots ? want : c->p.max_slots) == 0)
             c->st.index_resizes++;
     } else if (c->w_conflicts == 0 && slots / 2 >= c->p.min_slots &&
                (double)c->w_peak < c->p.occupancy_lo * (double)slots) {
@@ -320,7 +323,7 @@ static void adapt(armcii_cache_t *c)
         c->low_windows = 0;
     }
     if (capacity > c->p.capacity_hi && c->store.size < c->p.max_bytes) {
-        size_t want = 2 * c->store.size;
+        size_t want = (capacity > 10 * c->p.capacity_hi ? 4 : 2) * c->store.size;
         if (armcii_cache_resize_buffer(c, want < c->p.max_bytes ? want : c->p.max_bytes) == 0)
             c->st.buffer_resizes++;
     }

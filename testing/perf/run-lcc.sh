@@ -2,8 +2,8 @@
 # The LCC benchmark (lcc.c) under every cache configuration, one process launch each, on
 # the fabric path (shared memory off, FI_PROVIDER as set, tcp by default): cache off, fixed
 # index and buffer sizes without the adaptive scheme, the adaptive scheme from small sizes,
-# and ARMCI-MPI (which has no cache). Prints one table; fails if any run's LCC checksum
-# differs from the others.
+# and ARMCI-MPI (which has no cache) over TCP. Prints one table; fails if any run's LCC
+# checksum differs from the others.
 #
 #   LCC_SCALE=12 LCC_EF=16 LCC_NP=2 LCC_RUNS=3 LCC_CSV=file run-lcc.sh
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,13 +19,15 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 # one LABEL PROGRAM ENV... : the median-time run of $runs launches goes into $out
+# ($mpiopts: extra mpirun options)
+mpiopts=
 one() {
     label=$1
     prog=$2
     shift 2
     best=$(mktemp)
     for r in $(seq "$runs"); do
-        if ! env "$@" TEST_TIMEOUT=600 "$run" "$np" "$prog" "$scale" "$ef" "$label" 2>&1 |
+        if ! env "$@" TEST_TIMEOUT=600 "$run" "$np" $mpiopts "$prog" "$scale" "$ef" "$label" 2>&1 |
             grep '^LCC ' >>"$best"; then
             echo "run-lcc: $label failed" >&2
         fi
@@ -42,7 +44,11 @@ one fixed-8K-8M "$top/testing/perf/lcc" ARMCI_CACHE_ADAPTIVE=0 ARMCI_CACHE_ENTRI
 one fixed-64K-32M "$top/testing/perf/lcc" ARMCI_CACHE_ADAPTIVE=0 ARMCI_CACHE_ENTRIES=65536 ARMCI_CACHE_BYTES=32M
 one adaptive-256-64K "$top/testing/perf/lcc" ARMCI_CACHE_ADAPTIVE=1 ARMCI_CACHE_ENTRIES=256 ARMCI_CACHE_BYTES=64K
 if [ -x "$top/testing/perf/lcc_mpi" ]; then
-    one armci-mpi "$top/testing/perf/lcc_mpi"
+    # ARMCI-MPI over the network too: MPI RMA by messages over TCP (by default Open MPI
+    # would map the peer's memory, which is the same-node path)
+    mpiopts="--mca btl self,tcp"
+    one armci-mpi-tcp "$top/testing/perf/lcc_mpi" OMPI_MCA_osc=pt2pt
+    mpiopts=
 fi
 
 echo "LCC: R-MAT scale $scale, edge factor $ef, $np processes, shared memory off, FI_PROVIDER=$FI_PROVIDER; median of $runs runs"

@@ -450,7 +450,7 @@ static void test_engine_adaptive(void)
     CU_ASSERT(st.hits < 7 * 2000 / 10);
     armcii_cache_fini(&c);
 
-    /* capacity: 400 entries of 1 KiB through a 16 KiB buffer grow it to the maximum of
+    /* capacity: 400 entries of 1 KiB through a 16 KiB buffer grow it towards the maximum of
      * 1 MiB, keeping what it holds while growing */
     params(&p, 1024, 16 << 10, 1);
     p.window = 256;
@@ -458,7 +458,7 @@ static void test_engine_adaptive(void)
     CU_ASSERT_FATAL(armcii_cache_init(&c, &p) == 0);
     cycle(&c, 400, 8, 1024);
     armcii_cache_stats(&c, &st);
-    CU_ASSERT(st.buffer_resizes >= 4);
+    CU_ASSERT(st.buffer_resizes >= 2); /* x2, or x4 far past the threshold */
     CU_ASSERT(st.buffer_bytes <= 1 << 20);
     CU_ASSERT(st.buffer_bytes >= 400 * 1024);
     hits0 = st.hits;
