@@ -76,6 +76,7 @@ one "t_cache np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
 one "t_cache np=3 fabric tcp buffered, small fixed cache" 3 ARMCI_SHM=0 FI_PROVIDER=tcp \
     ARMCI_BUFFERED_MAX=4M ARMCI_CACHE_ADAPTIVE=0 ARMCI_CACHE_ENTRIES=256 ARMCI_CACHE_BYTES=16K
 one "t_cache np=3 shm (data only)" 3 ARMCI_SHM=1
+one "t_cache np=2 fabric tcp, ARMCI_CACHE=user" 2 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_CACHE=user
 # collectives: any P (8 oversubscribed is fine for correctness), both shared-heap algorithms
 prog="$bin/t_coll"
 for alg in morton naive; do

@@ -33,19 +33,13 @@ static uint64_t next_rand(armcii_cuckoo_t *c)
     return x;
 }
 
-static int alloc_table(size_t nslots, uint64_t **keys_p, int32_t **ids_p)
+static armcii_cslot_t *alloc_table(size_t nslots)
 {
-    uint64_t *keys = malloc(nslots * sizeof(*keys));
-    int32_t *ids = malloc(nslots * sizeof(*ids));
-    if (!keys || !ids) {
-        free(keys);
-        free(ids);
-        return -1;
-    }
-    memset(ids, 0xff, nslots * sizeof(*ids)); /* -1 everywhere */
-    *keys_p = keys;
-    *ids_p = ids;
-    return 0;
+    armcii_cslot_t *t = malloc(nslots * sizeof(*t));
+    if (t)
+        for (size_t i = 0; i < nslots; i++)
+            t[i].id = -1;
+    return t;
 }
 
 int armcii_cuckoo_init(armcii_cuckoo_t *c, size_t nslots, int max_kicks)
@@ -56,19 +50,20 @@ int armcii_cuckoo_init(armcii_cuckoo_t *c, size_t nslots, int max_kicks)
                    : max_kicks > ARMCII_CUCKOO_MAX_KICKS ? ARMCII_CUCKOO_MAX_KICKS
                                                          : max_kicks;
     c->rng = 0x2545f4914f6cdd1dull;
-    return alloc_table(c->nslots, &c->keys, &c->ids);
+    c->slots = alloc_table(c->nslots);
+    return c->slots ? 0 : -1;
 }
 
 void armcii_cuckoo_fini(armcii_cuckoo_t *c)
 {
-    free(c->keys);
-    free(c->ids);
+    free(c->slots);
     memset(c, 0, sizeof(*c));
 }
 
 void armcii_cuckoo_clear(armcii_cuckoo_t *c)
 {
-    memset(c->ids, 0xff, c->nslots * sizeof(*c->ids));
+    for (size_t i = 0; i < c->nslots; i++)
+        c->slots[i].id = -1;
     c->used = 0;
 }
 
@@ -77,8 +72,8 @@ int32_t armcii_cuckoo_find(const armcii_cuckoo_t *c, uint64_t h, armcii_cuckoo_m
 {
     for (int w = 0; w < ARMCII_CUCKOO_WAYS; w++) {
         size_t s = slot_of(c, h, w);
-        if (c->ids[s] >= 0 && c->keys[s] == h && match(ctx, c->ids[s]))
-            return c->ids[s];
+        if (c->slots[s].id >= 0 && c->slots[s].key == h && match(ctx, c->slots[s].id))
+            return c->slots[s].id;
     }
     return -1;
 }
@@ -87,9 +82,9 @@ static int place_if_free(armcii_cuckoo_t *c, uint64_t h, int32_t id)
 {
     for (int w = 0; w < ARMCII_CUCKOO_WAYS; w++) {
         size_t s = slot_of(c, h, w);
-        if (c->ids[s] < 0) {
-            c->ids[s] = id;
-            c->keys[s] = h;
+        if (c->slots[s].id < 0) {
+            c->slots[s].id = id;
+            c->slots[s].key = h;
             c->used++;
             return 1;
         }
@@ -116,10 +111,10 @@ int armcii_cuckoo_insert(armcii_cuckoo_t *c, uint64_t h, int32_t id, armcii_cuck
         for (int t = 1; s == prev && t < ARMCII_CUCKOO_WAYS; t++) /* do not bounce straight back */
             s = slot_of(c, H[n], (w + t) % ARMCII_CUCKOO_WAYS);
         S[n] = s;
-        K[n + 1] = c->ids[s];
-        H[n + 1] = c->keys[s];
-        c->ids[s] = K[n];
-        c->keys[s] = H[n];
+        K[n + 1] = c->slots[s].id;
+        H[n + 1] = c->slots[s].key;
+        c->slots[s].id = K[n];
+        c->slots[s].key = H[n];
         prev = s;
         if (place_if_free(c, H[n + 1], K[n + 1]))
             return 0;
@@ -136,8 +131,8 @@ int armcii_cuckoo_insert(armcii_cuckoo_t *c, uint64_t h, int32_t id, armcii_cuck
         }
     }
     for (int k = n - 1; k >= j; k--) {
-        c->ids[S[k]] = K[k + 1];
-        c->keys[S[k]] = H[k + 1];
+        c->slots[S[k]].id = K[k + 1];
+        c->slots[S[k]].key = H[k + 1];
     }
     if (victim_p)
         *victim_p = K[j];
@@ -148,8 +143,8 @@ int armcii_cuckoo_remove(armcii_cuckoo_t *c, uint64_t h, int32_t id)
 {
     for (int w = 0; w < ARMCII_CUCKOO_WAYS; w++) {
         size_t s = slot_of(c, h, w);
-        if (c->ids[s] == id) {
-            c->ids[s] = -1;
+        if (c->slots[s].id == id) {
+            c->slots[s].id = -1;
             c->used--;
             return 0;
         }
@@ -161,25 +156,21 @@ int armcii_cuckoo_resize(armcii_cuckoo_t *c, size_t nslots, armcii_cuckoo_score_
                          void (*drop)(void *ctx, int32_t id), void *ctx)
 {
     size_t n = round_slots(nslots);
-    uint64_t *keys;
-    int32_t *ids;
-    if (alloc_table(n, &keys, &ids) != 0)
+    armcii_cslot_t *t = alloc_table(n);
+    if (!t)
         return -1;
-    uint64_t *old_keys = c->keys;
-    int32_t *old_ids = c->ids;
+    armcii_cslot_t *old = c->slots;
     size_t old_n = c->nslots;
-    c->keys = keys;
-    c->ids = ids;
+    c->slots = t;
     c->nslots = n;
     c->used = 0;
     for (size_t s = 0; s < old_n; s++) {
-        if (old_ids[s] < 0)
+        if (old[s].id < 0)
             continue;
         int32_t victim;
-        if (armcii_cuckoo_insert(c, old_keys[s], old_ids[s], score, ctx, &victim) != 0)
+        if (armcii_cuckoo_insert(c, old[s].key, old[s].id, score, ctx, &victim) != 0)
             drop(ctx, victim);
     }
-    free(old_keys);
-    free(old_ids);
+    free(old);
     return 0;
 }

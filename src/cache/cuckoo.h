@@ -14,10 +14,15 @@
 #define ARMCII_CUCKOO_WAYS 3
 #define ARMCII_CUCKOO_MAX_KICKS 64
 
+/* A slot: the key's hash beside the id, so a probe reads one cache line. */
 typedef struct {
-    uint64_t *keys; /* hash of the key held in each slot */
-    int32_t *ids;   /* entry id in each slot; -1 when empty */
-    size_t nslots;  /* a power of two */
+    uint64_t key;
+    int32_t id; /* -1 when empty */
+} armcii_cslot_t;
+
+typedef struct {
+    armcii_cslot_t *slots;
+    size_t nslots; /* a power of two */
     size_t used;
     int max_kicks;
     uint64_t rng; /* our own generator: never the application's rand() */

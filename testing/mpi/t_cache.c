@@ -355,6 +355,17 @@ int main(int argc, char **argv)
     fabric = ARMCIX_Path_of(p) == ARMCIX_PATH_FABRIC;
     base = malloc((size_t)t_np * sizeof(void *));
     ARMCI_Malloc(base, N);
+    /* ARMCI_CACHE gives new allocations their mode (the reference code never read its
+     * mode option) */
+    const char *env = getenv("ARMCI_CACHE");
+    if (env) {
+        int want = strcmp(env, "transparent") == 0 ? ARMCIX_CACHE_TRANSPARENT
+                   : strcmp(env, "always") == 0    ? ARMCIX_CACHE_ALWAYS
+                   : strcmp(env, "user") == 0      ? ARMCIX_CACHE_USER
+                                                   : ARMCIX_CACHE_OFF;
+        CHECK(ARMCIX_Cache_get_mode(base[me]) == want && ARMCIX_Cache_get_mode(NULL) == want,
+              "ARMCI_CACHE=%s: mode %d", env, ARMCIX_Cache_get_mode(base[me]));
+    }
     regenerate(0);
     test_off();
     test_transparent();
