@@ -35,6 +35,9 @@ check "fabric: 1000 direct gets, 100 direct puts, 10 message accs, 5 message rmw
 check "fabric with bounce buffers: 1000 buffered gets" \
     "$(all 'get buffered' 1000) and $(all 'put buffered' 100)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=1K
+check "fabric, get cache always: 1 direct get, 999 from the cache" \
+    "$(all 'get direct' 1) and $(all 'get cache hits' 999) and $(all 'put direct' 100)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_CACHE=always
 check "fabric, native atomics: 10 atomic accs, 5 atomic rmws" \
     "$(all 'acc atomic' 10) and $(all 'rmw atomic' 5)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1

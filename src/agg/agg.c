@@ -171,7 +171,12 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *lo
             armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 1);
         return;
     }
-    append(call, attach(call, hdl, target), local, SIZE_MAX, remote, len, what == ARMCII_NC_GET);
+    agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
+    /* A cached block is delivered now; an earlier put collected on this handle to the
+     * same bytes dropped them from the cache when it was collected, so order holds. */
+    if (what == ARMCII_NC_GET && armcii_cache_get_held(target, remote, local, len))
+        return;
+    append(call, a, local, SIZE_MAX, remote, len, what == ARMCII_NC_GET);
 }
 
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,

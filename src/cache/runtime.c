@@ -203,6 +203,13 @@ int armcii_cache_get(int target, const void *src, void *dst, size_t len)
     return 1;
 }
 
+int armcii_cache_get_held(int target, const void *src, void *dst, size_t len)
+{
+    if (!cache_g.ready || !armcii_cache_peek(&cache_g.c, target, (uintptr_t)src, len))
+        return 0; /* not counted as a miss: the allocation may not be cached at all */
+    return armcii_cache_get(target, src, dst, len);
+}
+
 int armcii_cache_peek_all(int target, void *itv)
 {
     if (!cache_g.ready || !armcii_cache_holds(&cache_g.c, target))

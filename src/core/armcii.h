@@ -294,6 +294,8 @@ void armcii_cache_sync(void);
 void armcii_cache_write(int target, const void *addr, size_t len);
 /** Answer a contiguous get from the cache into @p dst; @return 1 on a hit. */
 int armcii_cache_get(int target, const void *src, void *dst, size_t len);
+/** As armcii_cache_get, counting only a hit (for callers that do not know the mode). */
+int armcii_cache_get_held(int target, const void *src, void *dst, size_t len);
 /** Would every remote block of the iterator @p it hit? (Nothing is counted.) */
 int armcii_cache_peek_all(int target, void *it);
 /** Copy every block of @p it from the cache (after armcii_cache_peek_all said yes). */

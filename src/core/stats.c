@@ -13,7 +13,7 @@ static const char *kind_names[ARMCII_ST_NKIND] = {"get", "put", "acc", "rmw"};
 static const char *path_names[ARMCII_ST_NPATH] = {"local", "direct", "inject",
                                                   "buffered", "message", "atomic"};
 
-#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + 5)
+#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + 6)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -32,6 +32,10 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)armcii_agg_ops;
     strcpy(names[k], "aggregate flushes");
     v[k++] = (double)armcii_agg_flushes;
+    armcix_cache_stats_t cs;
+    armcii_cache_get_stats(&cs);
+    strcpy(names[k], "get cache hits"); /* not in the get rows: they never left the process */
+    v[k++] = (double)cs.hits;
     strcpy(names[k], "progress thread wake-ups");
     v[k++] = (double)armcii_stats.progress_wakeups;
     strcpy(names[k], "queue-full retries");

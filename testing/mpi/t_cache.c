@@ -1,9 +1,10 @@
 /*
  * The get cache (ARMCIX_Cache_*): each mode's invalidation rules, invalidation by this
  * process's own puts, accumulates and RMW, strided against contiguous entries, a user
- * buffer reused before the wait, 10 000 pending gets, frees, and the application's rand()
- * left alone. Every process reads the block of the next one. Hits are asserted only when
- * that peer is reached through libfabric (run with ARMCI_SHM=0); the data is checked always.
+ * buffer reused before the wait, gets on aggregate handles, 10 000 pending gets, frees,
+ * and the application's rand() left alone. Every process reads the block of the next one.
+ * Hits are asserted only when that peer is reached through libfabric (run with
+ * ARMCI_SHM=0); the data is checked always.
  */
 #include <string.h>
 
@@ -22,8 +23,11 @@ static unsigned char val(int r, int g, size_t i)
 
 /* Every process rewrites its own block locally as generation g, between two barriers:
  * afterwards a get that reaches the target sees generation g. */
+static int cur_gen; /* what every block holds now */
+
 static void regenerate(int g)
 {
+    cur_gen = g;
     ARMCI_Barrier();
     unsigned char *mine = base[me];
     for (size_t i = 0; i < N; i++)
@@ -267,6 +271,36 @@ static void test_buffer_reuse(void)
         CHECK(hits() == h0 + 1, "the second get hit");
 }
 
+/* Gets on an aggregate handle are answered from the cache when they can be, and still see
+ * a put collected on the same handle before them. */
+static void test_aggregate(void)
+{
+    ARMCIX_Cache_set_mode(base[me], ARMCIX_CACHE_ALWAYS);
+    ARMCIX_Cache_invalidate(NULL);
+    regenerate(6);
+    char *r = base[p];
+    unsigned char buf[256], a[16], b[16], x[8];
+    get(0, buf, sizeof(buf));
+    long h0 = hits();
+    memset(x, 0xC3, sizeof(x));
+    armci_hdl_t h;
+    ARMCI_INIT_HANDLE(&h);
+    ARMCI_SET_AGGREGATE_HANDLE(&h);
+    ARMCI_NbGet(r + 16, a, 16, p, &h); /* cached */
+    ARMCI_NbPut(x, r + 40, 8, p, &h);  /* collected; drops the cached range */
+    ARMCI_NbGet(r + 32, b, 16, p, &h); /* must see the put */
+    ARMCI_Wait(&h);
+    ARMCI_UNSET_AGGREGATE_HANDLE(&h);
+    CHECK(is_gen(a, 16, 16, 6), "aggregate get from the cache");
+    int ok = is_gen(b, 32, 8, 6);
+    for (int i = 8; i < 16; i++)
+        ok &= b[i] == 0xC3;
+    CHECK(ok, "aggregate get after a collected put sees the put");
+    if (fabric)
+        CHECK(hits() == h0 + 1, "one aggregate get hit (%ld)", hits() - h0);
+    regenerate(6); /* undo the put */
+}
+
 /* Many gets in flight at once, with handles and without. */
 static void test_many_pending(void)
 {
@@ -286,7 +320,7 @@ static void test_many_pending(void)
             ARMCI_Wait(&h[i]);
         int ok = 1;
         for (int i = 0; i < M; i++)
-            ok &= out[i] == val(p, 5, (size_t)(i * 13) % N);
+            ok &= out[i] == val(p, cur_gen, (size_t)(i * 13) % N);
         CHECK(ok, "%d nonblocking gets with handles, pass %d", M, pass);
         armcix_cache_stats_t s;
         ARMCIX_Cache_get_stats(&s);
@@ -299,7 +333,7 @@ static void test_many_pending(void)
     ARMCI_WaitAll();
     int ok = 1;
     for (int i = 0; i < M; i++)
-        ok &= out[i] == val(p, 5, (size_t)(i * 29) % N);
+        ok &= out[i] == val(p, cur_gen, (size_t)(i * 29) % N);
     CHECK(ok, "%d implicit nonblocking gets", M);
 }
 
@@ -373,6 +407,7 @@ int main(int argc, char **argv)
     test_own_writes();
     test_strided_vs_contig();
     test_buffer_reuse();
+    test_aggregate();
     test_many_pending();
     test_free();
     test_rand();
