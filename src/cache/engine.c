@@ -4,6 +4,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "cache.h"
 
@@ -332,6 +335,28 @@ static void adapt(armcii_cache_t *c)
     c->w_peak = c->nlive;
 }
 
+/* Copy into the storage buffer. Larger entries go around the processor's cache
+ * (non-temporal stores): a fill is not read again soon, and writing it through the cache
+ * would first read every line from memory and push out what the next gets need. */
+static void store_copy(char *dst, const void *src, size_t len)
+{
+#if defined(__x86_64__)
+    if (len >= 512 && ((uintptr_t)dst & 7) == 0) {
+        const char *s = src;
+        size_t n = len / 8;
+        for (size_t i = 0; i < n; i++) {
+            long long v;
+            memcpy(&v, s + 8 * i, 8);
+            _mm_stream_si64((long long *)(void *)(dst + 8 * i), v);
+        }
+        memcpy(dst + 8 * n, s + 8 * n, len - 8 * n);
+        _mm_sfence();
+        return;
+    }
+#endif
+    memcpy(dst, src, len);
+}
+
 /* ---- lookups ---- */
 
 typedef struct {
@@ -421,7 +446,7 @@ int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t le
     e->blk = blk;
     e->owner = owner;
     c->live[e->live_pos].len = len;
-    memcpy(c->buf + armcii_store_off(&c->store, blk), data, len);
+    store_copy(c->buf + armcii_store_off(&c->store, blk), data, len);
     c->per_target[target]++;
     if (pm_add(c, id) != 0) {
         entry_drop(c, id, 0);
