@@ -5,14 +5,14 @@
 # and ARMCI-MPI (which has no cache) over TCP. Prints one table; fails if any run's LCC
 # checksum differs from the others.
 #
-#   LCC_SCALE=12 LCC_EF=16 LCC_NP=2 LCC_RUNS=3 LCC_CSV=file run-lcc.sh
+#   LCC_SCALE=14 LCC_EF=16 LCC_NP=2 LCC_RUNS=5 LCC_CSV=file run-lcc.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-.}
 run="$here/../run-mpi.sh"
-scale=${LCC_SCALE:-12}
+scale=${LCC_SCALE:-14}
 ef=${LCC_EF:-16}
 np=${LCC_NP:-2}
-runs=${LCC_RUNS:-3}
+runs=${LCC_RUNS:-5}
 export FI_PROVIDER=${FI_PROVIDER:-tcp}
 export ARMCI_SHM=0
 out=$(mktemp)
