@@ -16,7 +16,7 @@ if grep -q '^SAN_CFLAGS = .*-fsanitize' "$build/Makefile" 2>/dev/null; then
 fi
 pass=0
 fail=0
-for t in t_contig t_strided; do
+for t in t_contig t_strided t_cache; do
     for cfg in "ARMCI_SHM=1" "ARMCI_SHM=0 FI_PROVIDER=tcp"; do
         log=$(mktemp)
         # a small heap: valgrind tracks every page of the address space it is given
