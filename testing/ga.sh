@@ -49,5 +49,7 @@ one "ga np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
 one "ga np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
 one "ga np=3 fabric tcp, native atomics" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
 one "ga np=4 shm, one domain per process" 4 ARMCI_SHM=1 ARMCI_DOMAIN_NODE=0
+one "ga np=4, two nodes of 2 (shared memory within, tcp between)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+one "ga np=3, nodes of 2 and 1" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 echo "ga: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -46,6 +46,8 @@ for k in mg cg; do
             verify "$k class S $v np=$np fabric tcp" $np ARMCI_SHM=0 FI_PROVIDER=tcp \
                 OMPI_MCA_btl=self,tcp "$run" $np "$bin/$k" --class S --variant $v
         done
+        [ "$v" = mpi ] || verify "$k class S $v np=4, two nodes of 2" 4 ARMCI_NODE_SIZE=2 \
+            FI_PROVIDER=tcp "$run" 4 "$bin/$k" --class S --variant $v
     done
     refuse "$k refuses 3 processes" "power of two" 3 "$bin/$k" --class S
     refuse "$k refuses class Q" "bad argument '--class Q'" 1 "$bin/$k" --class Q

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The MPI test programs under every configuration that takes a different path through
 # the runtime: shared memory on; shared memory off over libfabric's tcp, shm and
-# sockets providers; the buffered protocol; software and native accumulates.
+# sockets providers; several nodes (ARMCI_NODE_SIZE: shared memory within, libfabric
+# between); the buffered protocol; software and native accumulates; the get cache.
 # Prints one PASS:/FAIL: line per run; exits non-zero if any run failed.
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${top_builddir:-.}/testing/mpi
@@ -43,6 +44,10 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
     one "$t np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp
     one "$t np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
     one "$t np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
+    # several nodes: shared memory within each, libfabric between them (ARMCI_NODE_SIZE
+    # cuts this machine into nodes), evenly and unevenly
+    one "$t np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+    one "$t np=3 nodes of 2 and 1, sockets" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=sockets
     case $t in
     t_agg)
         one "$t np=3 fabric tcp, flush on fill" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_AGG_MAX=100
@@ -77,6 +82,7 @@ one "t_cache np=3 fabric tcp buffered, small fixed cache" 3 ARMCI_SHM=0 FI_PROVI
     ARMCI_BUFFERED_MAX=4M ARMCI_CACHE_ADAPTIVE=0 ARMCI_CACHE_ENTRIES=256 ARMCI_CACHE_BYTES=16K
 one "t_cache np=3 shm (data only)" 3 ARMCI_SHM=1
 one "t_cache np=2 fabric tcp, ARMCI_CACHE=user" 2 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_CACHE=user
+one "t_cache np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 # collectives: any P (8 oversubscribed is fine for correctness), both shared-heap algorithms
 prog="$bin/t_coll"
 for alg in morton naive; do
@@ -85,10 +91,12 @@ for alg in morton naive; do
     done
 done
 one "t_coll np=3 fabric tcp (MPI across)" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "t_coll np=4 two nodes of 2 (MPI across)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 # soak, shortened (make soak runs 10^6 operations): data, resources given back, no growth
 prog="$bin/t_soak 100000"
 one "t_soak np=4 shm" 4 ARMCI_SHM=1
 one "t_soak np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "t_soak np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "t_soak np=4 fabric tcp buffered, 4 requests, 2 bounce buffers" 4 ARMCI_SHM=0 FI_PROVIDER=tcp \
     ARMCI_BUFFERED_MAX=64K ARMCI_MAX_REQUESTS=4 ARMCI_BOUNCE_COUNT=2
 echo "suite: $pass passed, $fail failed"

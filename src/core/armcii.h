@@ -72,6 +72,7 @@ typedef struct {
     MPI_Comm node_comm;
     MPI_Comm masters_comm; /* one process per node (node rank 0); MPI_COMM_NULL elsewhere */
     int node_rank, node_size, node_id, nnodes;
+    int machine_size;  /* processes on this machine (node_size unless ARMCI_NODE_SIZE cuts it) */
     int *node_of;      /* node id of every rank */
     int *node_rank_of; /* node-local rank of every rank */
     int shm;           /* same-node peers reached through shared memory */

@@ -9,6 +9,7 @@
  */
 ARMCII_ENV(VERBOSE, BOOL, "0", "print the settings, the libfabric provider and the node layout at init (rank 0)")
 ARMCII_ENV(SHM, BOOL, "1", "reach same-node peers through the node's shared memory; 0 sends every peer through libfabric")
+ARMCII_ENV(NODE_SIZE, INT, "0", "treat each run of this many processes of a node as a node of its own (node memory shared within it, libfabric between them), to exercise the multi-node paths on one machine; 0: real nodes")
 ARMCII_ENV(DOMAIN_NODE, BOOL, "1", "report nodes as ARMCI domains (so Global Arrays accesses same-node memory directly); 0: one domain per process")
 ARMCII_ENV(SHM_HEAP_SIZE, SIZE, "64G", "virtual address space reserved per process for ARMCI_Malloc (backed only when allocated)")
 ARMCII_ENV(SHM_RELEASE_MIN, SIZE, "64M", "freed blocks at least this large return their pages to the system; smaller ones stay backed for reuse")

@@ -287,10 +287,10 @@ static void *progress_main(void *arg)
     struct timespec busy = {.tv_sec = (5 * interval_us) / 1000000,
                             .tv_nsec = ((5 * interval_us) % 1000000) * 1000L};
     struct timespec inflight = {.tv_sec = 0, .tv_nsec = INFLIGHT_NAP_NS};
-    /* With more processes on the node than hardware threads, close polling takes the
+    /* With more processes on the machine than hardware threads, close polling takes the
      * processor from a process that is computing (or is the peer we wait for): every
      * process's thread then polls at the idle interval. */
-    if (armcii_g.hw_pus && (unsigned)armcii_g.node_size > armcii_g.hw_pus)
+    if (armcii_g.hw_pus && (unsigned)armcii_g.machine_size > armcii_g.hw_pus)
         inflight = idle;
     /* Linux stretches short sleeps by the timer slack (50 us by default), which would
      * turn the close polling of in-flight requests into a poll per 55 us. */

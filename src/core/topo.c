@@ -35,6 +35,19 @@ armcii_status_t armcii_topo_init(void)
         return ARMCII_ESYS;
     MPI_Comm_rank(armcii_g.node_comm, &armcii_g.node_rank);
     MPI_Comm_size(armcii_g.node_comm, &armcii_g.node_size);
+    armcii_g.machine_size = armcii_g.node_size;
+    long k = armcii_g.env.NODE_SIZE;
+    if (k < 0)
+        armcii_fatal("ARMCI_Init", "ARMCI_NODE_SIZE=%ld is negative", k);
+    if (k > 0 && armcii_g.node_size > k) {
+        /* Virtual nodes: everything below keys on node_comm, so splitting it is enough. */
+        MPI_Comm real = armcii_g.node_comm;
+        MPI_Comm_split(real, (int)(armcii_g.node_rank / k), armcii_g.node_rank,
+                       &armcii_g.node_comm);
+        MPI_Comm_free(&real);
+        MPI_Comm_rank(armcii_g.node_comm, &armcii_g.node_rank);
+        MPI_Comm_size(armcii_g.node_comm, &armcii_g.node_size);
+    }
 
     /* A node is named by its lowest world rank; node ids are those names made dense. */
     int leader = armcii_g.rank;

@@ -58,10 +58,7 @@ int main(int argc, char **argv)
     CHECK(gs[0] == t_np && gs[1] == t_np * (t_np - 1) / 2.0, "gop_scope all");
     int node_n = 1;
     armci_msg_gop_scope(SCOPE_NODE, &node_n, 1, "+", ARMCI_INT);
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int node_size;
-    MPI_Comm_size(node, &node_size);
+    int node_size = t_node_size(NULL);
     CHECK(node_n == node_size, "gop_scope node: %d, node has %d", node_n, node_size);
     long rv = t_me + 1;
     armci_msg_reduce(&rv, 1, "+", ARMCI_LONG);
@@ -154,6 +151,5 @@ int main(int argc, char **argv)
     }
     ARMCI_Group_free(&g);
     armci_msg_barrier();
-    MPI_Comm_free(&node);
     return t_finish("t_msg");
 }

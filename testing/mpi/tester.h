@@ -45,6 +45,29 @@ static inline unsigned long t_rand(unsigned long *state)
     return *state = x;
 }
 
+/* What the runtime should call this process's node: the processes of this machine, cut
+ * into runs of ARMCI_NODE_SIZE when that is set. @p nnodes_p: nodes on this machine. */
+static inline int t_node_size(int *nnodes_p)
+{
+    MPI_Comm node;
+    int n, r;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &n);
+    MPI_Comm_rank(node, &r);
+    MPI_Comm_free(&node);
+    const char *e = getenv("ARMCI_NODE_SIZE");
+    int k = e ? atoi(e) : 0;
+    if (k <= 0 || k >= n) {
+        if (nnodes_p)
+            *nnodes_p = 1;
+        return n;
+    }
+    if (nnodes_p)
+        *nnodes_p = (n + k - 1) / k;
+    int first = r / k * k;
+    return n - first < k ? n - first : k;
+}
+
 /* MPI is initialised by the test, so ARMCI must leave it alone at finalize. */
 static inline void t_init(int *argc, char ***argv)
 {
