@@ -235,9 +235,10 @@ void armcii_fence_all(const char *call)
         armcii_ofi_flush_all(call);
 }
 
-/* MPI is asked only every few polls: MPI_Test costs a progress pass of its own, and
- * peers' requests on us are served by our polls, not by MPI's. */
-#define MPI_TEST_EVERY 16
+/* MPI is asked at every poll. Asking only every 16th poll (MPI_Test costs a progress pass
+ * of its own) left 16 libfabric polls, over a microsecond each on tcp, between a finished
+ * collective and our noticing it: ARMCI_Barrier over tcp took 6.7 us instead of 1.6 us,
+ * armci_msg_dgop 28 us instead of 4.3 us (2 processes). */
 
 void armcii_mpi_wait(const char *call, MPI_Request *mreq)
 {
@@ -250,9 +251,8 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
     w.t0 = armcii_now();
     for (unsigned i = 0; !done; i++) {
         armcii_poll_waiting(call, &w.idle);
-        if (i % MPI_TEST_EVERY == 0)
-            MPI_Test(mreq, &done, MPI_STATUS_IGNORE);
-        if (armcii_g.env.WATCHDOG > 0 && i % (CLOCK_EVERY * MPI_TEST_EVERY) == 0 && !w.barked &&
+        MPI_Test(mreq, &done, MPI_STATUS_IGNORE);
+        if (armcii_g.env.WATCHDOG > 0 && i % CLOCK_EVERY == 0 && !w.barked &&
             armcii_now() - w.t0 >= armcii_g.env.WATCHDOG) {
             w.barked = 1;
             armcii_warn("watchdog: %s: the collective step has waited %.0f s for the other "
