@@ -69,6 +69,8 @@ expect agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=0
 expect coll_null "ARMCIX_Alltoall: sendbuf is NULL with 16 bytes to transfer"
 expect coll_overlap "ARMCIX_Allgather: sendbuf"
 expect coll_not_member "ARMCIX_Alltoall: this process is not a member of the group"
+expect coll_nodes "ARMCIX_Alltoall: ARMCI_COLL_NODES=\"sideways\" is not hier, mpi or auto" \
+    ARMCI_NODE_SIZE=1 ARMCI_COLL_NODES=sideways
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many

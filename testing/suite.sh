@@ -91,7 +91,16 @@ for alg in morton naive; do
     done
 done
 one "t_coll np=3 fabric tcp (MPI across)" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
-one "t_coll np=4 two nodes of 2 (MPI across)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+one "t_coll np=4 two nodes of 2 (auto: MPI across, oversubscribed)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+one "t_coll np=2 two nodes of 1, hierarchical" 2 ARMCI_NODE_SIZE=1 FI_PROVIDER=tcp ARMCI_COLL_NODES=hier
+for alg in morton naive; do
+    one "t_coll np=4 two nodes of 2, hierarchical, $alg" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp \
+        ARMCI_COLL_NODES=hier ARMCI_COLL_ALG=$alg
+    one "t_coll np=3 nodes of 2 and 1, hierarchical, $alg" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp \
+        ARMCI_COLL_NODES=hier ARMCI_COLL_ALG=$alg
+done
+one "t_coll np=8 nodes of 3, 3 and 2, hierarchical" 8 ARMCI_NODE_SIZE=3 FI_PROVIDER=tcp \
+    ARMCI_COLL_NODES=hier
 # soak, shortened (make soak runs 10^6 operations): data, resources given back, no growth
 prog="$bin/t_soak 100000"
 one "t_soak np=4 shm" 4 ARMCI_SHM=1

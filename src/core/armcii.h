@@ -55,10 +55,11 @@ typedef struct armcii_alloc {
 /** Per-local-rank control block in the node's shared mapping. */
 typedef struct {
     pthread_mutex_t acc_lock; /* serialises software accumulates into this rank's memory */
-    char *coll_buf[2];        /* collectives: this process's send and receive buffers */
+    char *coll_buf[4];        /* collectives: send and receive buffers (and a node leader's
+                                 buffers for the exchange between nodes) */
     uint64_t bar_count;       /* node barrier (used in node rank 0's slot) */
     uint64_t bar_gen;
-    char pad[128 - sizeof(pthread_mutex_t) - 2 * sizeof(char *) - 2 * sizeof(uint64_t)];
+    char pad[128 - sizeof(pthread_mutex_t) - 4 * sizeof(char *) - 2 * sizeof(uint64_t)];
 } armcii_node_slot_t;
 
 typedef struct {

@@ -24,6 +24,7 @@ ARMCII_ENV(AGG_MAX, INT, "4096", "an aggregate handle sends what it collected on
 ARMCII_ENV(NC_DIRECT_MIN, SIZE, "16K", "blocks of strided/vector transfers at least this long move by zero-copy RMA; shorter ones are packed into messages")
 ARMCII_ENV(ACC_NATIVE, AUTO, "auto", "use libfabric atomics for accumulate; auto = when no peer uses shared memory and the provider does not emulate atomics in software")
 ARMCII_ENV(COLL_ALG, STR, "morton", "ARMCIX_Alltoall/Allgather within a node: morton (copies shared along the Z curve), naive (each process its own row) or mpi")
+ARMCII_ENV(COLL_NODES, STR, "auto", "ARMCIX_Alltoall/Allgather of all processes over several nodes: hier (copies within each node plus one exchange between node leaders), mpi (MPI's collective) or auto (hier for blocks up to 16 KiB when nodes hold several processes and every process has a hardware thread)")
 ARMCII_ENV(STATS, BOOL, "0", "at ARMCI_Finalize, print operation counts by kind and path, bytes, flushes and waiting time over all processes (rank 0)")
 ARMCII_ENV(STATS_FILE, STR, "", "with ARMCI_STATS=1, also write the statistics of every process to this file as JSON")
 ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error")

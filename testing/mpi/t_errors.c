@@ -101,6 +101,8 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "coll_not_member") == 0) {
             ARMCI_Group g = {.comm = MPI_COMM_NULL, .rank = -1};
             ARMCIX_Alltoall(buf, buf + 2, 8, &g);
+        } else if (strcmp(c, "coll_nodes") == 0) { /* run as several nodes */
+            ARMCIX_Alltoall(buf, buf + 2, 8, NULL);
         } else if (strcmp(c, "cache_mode") == 0) {
             ARMCIX_Cache_set_mode(base[t_me], 7);
         } else if (strcmp(c, "cache_base") == 0) {

@@ -1,0 +1,33 @@
+/*
+ * Internal interface of the collectives (src/coll): the node's shared-memory barrier and
+ * staging buffers that coll.c and hier.c share.
+ */
+#ifndef ARMCII_COLL_H
+#define ARMCII_COLL_H
+
+#include <stddef.h>
+
+#include "../core/armcii.h"
+
+enum { ARMCII_COLL_MORTON, ARMCII_COLL_NAIVE, ARMCII_COLL_MPI };
+
+/** A buffer of this process's slice of the node heap, kept between calls. */
+typedef struct {
+    char *addr;
+    size_t off, rounded, size;
+} stage_t;
+
+/** At least @p len bytes in @p s (reallocated when smaller); fatal if the heap is full. */
+char *armcii_coll_staging(const char *call, stage_t *s, size_t len);
+void armcii_coll_stage_free(stage_t *s);
+/** Every process of the node arrives before any leaves; waiters serve progress. */
+void armcii_coll_node_barrier(const char *call);
+
+/** All-to-all / allgather of the world over several nodes (hier.c); @p sbuf and @p rbuf
+ *  lie in the node heap. */
+int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, size_t bb,
+                     int alg);
+void armcii_coll_hier_fini(void);
+void armcii_coll_hier_stage_fini(void);
+
+#endif
