@@ -55,8 +55,10 @@ typedef struct {
 
 /**
  * This process's use of the request pool and of the bounce buffers, e.g. to check that a
- * long run gives everything back: after ARMCI_WaitAll and ARMCI_AllFence both "in use"
- * counts are 0. @return 0, or -1 if @p res is NULL.
+ * long run gives everything back: after ARMCI_WaitAll and ARMCI_AllFence no request slot is
+ * taken; bounce buffers also serve other processes' operations on this one, so they all
+ * come back once the others have stopped (after a barrier, and the progress that reaps the
+ * last completions). @return 0, or -1 if @p res is NULL.
  */
 int ARMCIX_Resources(armcix_resources_t *res);
 
