@@ -56,11 +56,24 @@ int ARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value, int pro
 {
     static const char call[] = "ARMCI_Put_flag";
     armcii_enter(call);
-    const armcii_seg_t *seg = armcii_check_contig(call, src, dst, size, proc);
-    const armcii_seg_t *fseg = armcii_check_contig(call, &value, flag, sizeof(int), proc);
-    armcii_put(call, src, dst, (size_t)size, proc, seg, NULL, 1);
-    armcii_fence(call, proc); /* the data is in place before the flag says so */
-    armcii_put(call, &value, flag, sizeof(int), proc, fseg, NULL, 1);
+    armcii_check_contig(call, src, dst, size, proc);
+    armcii_check_contig(call, &value, flag, sizeof(int), proc);
+    armcii_put_flag(call, src, dst, (size_t)size, flag, value, proc, NULL);
+    armcii_unlock();
+    return 0;
+}
+
+int ARMCIX_NbPut_flag(void *src, void *dst, int size, int *flag, int value, int proc,
+                      armci_hdl_t *hdl)
+{
+    static const char call[] = "ARMCIX_NbPut_flag";
+    armcii_enter(call);
+    if (hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl))
+        armcii_fatal(call, "flagged puts are not aggregated: use a handle without "
+                           "ARMCI_SET_AGGREGATE_HANDLE");
+    armcii_check_contig(call, src, dst, size, proc);
+    armcii_check_contig(call, &value, flag, sizeof(int), proc);
+    armcii_put_flag(call, src, dst, (size_t)size, flag, value, proc, hdl);
     armcii_unlock();
     return 0;
 }

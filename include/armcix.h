@@ -28,6 +28,17 @@ int ARMCIX_Path_of(int proc);
 const char *ARMCIX_Provider_name(void);
 
 /**
+ * Nonblocking ARMCI_Put_flag: puts @p size bytes from @p src to @p dst on @p proc, then
+ * stores @p value into the int at @p flag on @p proc once the data is in place there, so
+ * that a target waiting for the flag may read the data. Over libfabric data and flag travel
+ * together in one-way messages, without the round trip of a fence. The call returns with
+ * @p src reusable; @p hdl (NULL: implicit, completed by fences and ARMCI_WaitAll) completes
+ * when the target has applied both. Aggregate handles are not accepted. @return 0.
+ */
+int ARMCIX_NbPut_flag(void *src, void *dst, int size, int *flag, int value, int proc,
+                      armci_hdl_t *hdl);
+
+/**
  * All-to-all: block i of this process's @p sendbuf (blocks of @p block_bytes) lands as block
  * r of process i's @p recvbuf, where r is this process's rank in @p group (NULL: every
  * process), as MPI_Alltoall. Within a node the copies go through the node's shared memory in

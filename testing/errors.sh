@@ -66,6 +66,8 @@ nprocs=3 # two peers other than oneself (operations to oneself are not aggregate
 expect agg_two_targets "collects operations to process 1; it cannot take one to process 2" ARMCI_SHM=0
 nprocs=2
 expect agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=0
+expect agg_flag "ARMCIX_NbPut_flag: flagged puts are not aggregated" ARMCI_SHM=0
+expect flag_outside "ARMCIX_NbPut_flag: remote address" ARMCI_SHM=0
 expect coll_null "ARMCIX_Alltoall: sendbuf is NULL with 16 bytes to transfer"
 expect coll_overlap "ARMCIX_Allgather: sendbuf"
 expect coll_not_member "ARMCIX_Alltoall: this process is not a member of the group"

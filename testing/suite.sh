@@ -53,6 +53,22 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         one "$t np=3 fabric tcp, flush on fill" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_AGG_MAX=100
         ;;
     esac
+    # tiny bounce buffers, so that one operation takes many messages
+    case $t in
+    t_values | t_strided | t_acc | t_vector | t_agg)
+        one "$t np=3 fabric tcp, 4 KiB bounce buffers, 4 of them" 3 ARMCI_SHM=0 \
+            FI_PROVIDER=tcp ARMCI_BOUNCE_SIZE=4096 ARMCI_BOUNCE_COUNT=4
+        ;;
+    esac
+    # messages in segments (rxm's own eager limit) and nothing but the caller to move
+    # them (t_agg leaves out: it waits in MPI_Barrier while peers fence to it, which
+    # needs a progress thread)
+    case $t in
+    t_values | t_strided | t_acc | t_vector)
+        one "$t np=3 fabric tcp, no progress thread, rxm segments" 3 ARMCI_SHM=0 \
+            FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 ARMCI_TCP_EAGER=0
+        ;;
+    esac
     case $t in
     t_contig | t_acc | t_handles | t_strided | t_vector | t_agg)
         one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0

@@ -112,6 +112,11 @@ typedef struct {
     pthread_mutex_t lock; /* held by every ARMCI call and by the progress thread */
     pthread_t progress_tid;
     int progress_thread_on;
+    /* No thread moves data while the application is outside ARMCI, and the provider needs
+     * the sender's calls to move it (a large message's later segments): blocking calls
+     * then wait until what they sent has arrived, since the caller may next block in MPI
+     * and never call ARMCI again until its peer, which waits for that data, does. */
+    int sends_need_caller;
     int progress_stop; /* set by the main thread, read by the progress thread: atomics */
     int in_progress; /* re-entrancy guard */
 } armcii_state_t;
@@ -212,6 +217,9 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, int what, in
                                const void *scale, int target);
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
 void armcii_amb_end(armcii_amb_t *b);
+/** Like armcii_amb_end, and the target then stores @p value into the int at @p flag, after
+ *  every block of this builder is in place (the last message carries the flag). */
+void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value);
 /** Read-modify-write applied by the target; the old value lands in @p result at completion. */
 armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result,
                               size_t rsize, int target, uint64_t addr, uint64_t operand,
@@ -223,7 +231,8 @@ armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void 
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
-/** Mark @p req issued: if nothing is pending it completes at once. */
+/** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending
+ *  it completes at once. */
 void armcii_req_issued(armcii_req_t *req);
 /** Drive progress until @p req (with generation @p gen) has completed. */
 void armcii_req_wait(const char *call, armcii_req_t *req);
@@ -261,6 +270,9 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
                const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
 int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
                size_t len, int target, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
+/** ARMCI_Put_flag: the data, then @p value stored into @p flag once the data is in place. */
+void armcii_put_flag(const char *call, const void *src, void *dst, size_t len, int *flag,
+                     int value, int target, armci_hdl_t *hdl);
 
 /* ---- collective allocation (armci/malloc.c) ---- */
 

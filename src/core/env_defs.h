@@ -18,6 +18,7 @@ ARMCII_ENV(PROGRESS_INTERVAL_US, INT, "200", "sleep of the idle progress thread 
 ARMCII_ENV(MAX_REQUESTS, INT, "4096", "request pool size; when it is full the oldest request is completed")
 ARMCII_ENV(BOUNCE_SIZE, SIZE, "64K", "size of one registered bounce buffer (buffered protocol, software accumulate)")
 ARMCII_ENV(BOUNCE_COUNT, INT, "64", "number of registered bounce buffers per process")
+ARMCII_ENV(TCP_EAGER, AUTO, "auto", "raise tcp;ofi_rxm's eager limit (FI_OFI_RXM_EAGER_LIMIT) to ARMCI_BOUNCE_SIZE, so that a message of the runtime leaves in one send instead of in segments that need this process's later progress; auto = when FI_PROVIDER names tcp and FI_OFI_RXM_EAGER_LIMIT is not set")
 ARMCII_ENV(BUFFERED_MAX, SIZE, "0", "puts and gets up to this size go through bounce buffers (0: only when the provider needs it)")
 ARMCII_ENV(INJECT_MAX, SIZE, "-1", "largest put sent with inject (-1: the provider's inject_size, 0: never)")
 ARMCII_ENV(AGG_MAX, INT, "4096", "an aggregate handle sends what it collected once it holds this many operations")

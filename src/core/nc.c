@@ -136,7 +136,8 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
     /* Blocking calls return locally complete: gets when the data is here, puts when no
      * direct write still reads the caller's buffer; packed and staged data is copied. */
     int direct_put = what == ARMCII_NC_PUT && any_block(it, min, 0);
-    int wait_here = blocking && (what == ARMCII_NC_GET || direct_put);
+    int wait_here =
+        blocking && (what == ARMCII_NC_GET || direct_put || armcii_g.sends_need_caller);
     if (blocking)
         armcii_order_before(call, kind, target);
     armcii_req_t *req = armcii_req_new(call, kind, target, blocking ? !wait_here : !hdl);

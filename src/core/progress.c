@@ -47,10 +47,12 @@ void armcii_req_op_done(armcii_req_t *req)
         release(req);
 }
 
+/* The issuer holds one count of `pending` from armcii_req_new to here, so that replies
+ * to the first messages cannot complete a request whose later messages are still being
+ * built (a builder that waits for a free bounce buffer drives progress). */
 void armcii_req_issued(armcii_req_t *req)
 {
-    if (req->pending == 0)
-        release(req);
+    armcii_req_op_done(req);
 }
 
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit)
@@ -62,6 +64,7 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
         armcii_req_wait(call, armcii_g.pool.oldest);
         req = armcii_pool_take(&armcii_g.pool);
     }
+    req->pending = 1; /* the issuer's, until armcii_req_issued */
     req->kind = (uint8_t)kind;
     req->target = target;
     req->implicit = (uint8_t)implicit;
@@ -176,11 +179,11 @@ void armcii_wait_zero(const char *call, const int *counter, int target)
 
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
 {
-    /* Software accumulates are applied by the target's handler at some later progress
-     * call, so nothing the transport orders can overtake them safely: wait for their
-     * acknowledgements before any other kind of operation. Messages after messages are
-     * handled in arrival order, so where the provider keeps sends in order they need not. */
-    if (armcii_g.out_sw[target] > 0 && (kind != ARMCII_REQ_AM || !armcii_g.order_sas))
+    /* Messages are applied by the target's handler at some later progress call, so no
+     * write or read the transport orders can safely overtake them: wait for their
+     * acknowledgements before any other kind of operation. Messages after messages need
+     * not wait: the target applies one origin's messages in the order they were sent. */
+    if (armcii_g.out_sw[target] > 0 && kind != ARMCII_REQ_AM)
         armcii_wait_zero(call, &armcii_g.out_sw[target], target);
     if (armcii_g.out_write[target] == 0)
         return;
@@ -315,6 +318,7 @@ armcii_status_t armcii_progress_thread_start(void)
 {
     long want = armcii_g.env.PROGRESS_THREAD;
     int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_ofi_manual_progress());
+    armcii_g.sends_need_caller = armcii_g.fabric && armcii_ofi_manual_progress() && !on;
     if (!on || !armcii_g.fabric)
         return ARMCII_OK;
     armcii_g.progress_stop = 0;

@@ -101,8 +101,9 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
         hdl_done(hdl);
         return 0;
     }
-    /* A buffered put is locally complete once copied: even a blocking one returns. */
-    int wait_here = blocking && proto == ARMCII_PROTO_DIRECT;
+    /* A buffered put is locally complete once copied: even a blocking one returns,
+     * unless nothing would move it on once the caller leaves ARMCI. */
+    int wait_here = blocking && (proto == ARMCII_PROTO_DIRECT || armcii_g.sends_need_caller);
     int implicit = blocking ? !wait_here : !hdl;
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_PUT, target, implicit);
     armcii_ofi_put(call, req, src, len, target, raddr, seg->rkey, proto);
@@ -112,6 +113,40 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
     if (wait_here)
         armcii_req_wait(call, req);
     return 0;
+}
+
+/*
+ * Put, then set a flag at the target once the data is there. Over the fabric the data and
+ * the flag travel as active messages (one up to a bounce buffer), the flag in the last:
+ * the target applies one origin's messages in order, so one one-way trip replaces a
+ * write, a fence's round trip and a second write. Returns locally complete, the data
+ * copied out. With @p hdl (ARMCIX_NbPut_flag) the handle completes on the target's
+ * acknowledgement; without, fences and WaitAll wait for it like any other.
+ */
+void armcii_put_flag(const char *call, const void *src, void *dst, size_t len, int *flag,
+                     int value, int target, armci_hdl_t *hdl)
+{
+    armcii_path_t path = armcii_path(target);
+    if (path != ARMCII_PATH_FABRIC) {
+        local_copy(call, path, dst, src, len, hdl, ARMCII_ST_PUT);
+        /* A fence, not only a release store: a large copy may use non-temporal stores. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        __atomic_store_n(flag, value, __ATOMIC_RELEASE);
+        return;
+    }
+    armcii_cache_write(target, dst, len);
+    armcii_cache_write(target, flag, sizeof(int));
+    armcii_stat_op(ARMCII_ST_PUT, ARMCII_ST_MESSAGE, (long)len);
+    armcii_order_before(call, ARMCII_REQ_AM, target);
+    int wait_here = !hdl && armcii_g.sends_need_caller;
+    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, !hdl && !wait_here);
+    armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_AMB_PUT, 0, NULL, target);
+    armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
+    armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
+    hdl_bind(hdl, req);
+    armcii_req_issued(req);
+    if (wait_here)
+        armcii_req_wait(call, req);
 }
 
 int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
@@ -136,8 +171,10 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
     armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_AM;
     if (blocking)
         armcii_order_before(call, kind, target);
-    /* Both protocols copy the source before returning, so blocking calls need not wait. */
-    armcii_req_t *req = armcii_req_new(call, kind, target, blocking || !hdl);
+    /* Both protocols copy the source before returning, so blocking calls need not wait
+     * (unless nothing would move the data on once the caller leaves ARMCI). */
+    int wait_here = blocking && armcii_g.sends_need_caller;
+    armcii_req_t *req = armcii_req_new(call, kind, target, (blocking && !wait_here) || !hdl);
     if (kind == ARMCII_REQ_ACC_HW) {
         req->scratch = malloc(len);
         if (!req->scratch)
@@ -156,5 +193,7 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
     if (!blocking)
         hdl_bind(hdl, req);
     armcii_req_issued(req);
+    if (wait_here)
+        armcii_req_wait(call, req);
     return 0;
 }

@@ -2,6 +2,9 @@
  * Active messages: operations applied by the target's own progress engine.
  *   PUTV / ACCV   records (address, length, data) written or accumulated at the target,
  *                 then acknowledged (the origin's request completes on the ack);
+ *   PUTF          a PUTV that then stores a flag (ARMCI_Put_flag): the data and the
+ *                 notification travel in one message instead of a put, a fence's round
+ *                 trip and a second put;
  *   GETV          entries (address, length) packed by the target into a GETV_REPLY;
  *   RMW           an atomic read-modify-write on one word, answered by RMW_REPLY.
  * Accumulates take the target's accumulate lock (the lock same-node peers take too), and
@@ -10,6 +13,11 @@
  *
  * A handler never blocks: a reply that finds no bounce buffer free, or a send the provider
  * refuses for now, waits in a queue that every progress call retries.
+ *
+ * Requests from one origin are applied in the order it sent them, whatever order they
+ * arrive in: each carries a sequence number, and one that arrives early waits in a copy.
+ * Providers that report send-after-send ordering still reorder: tcp;ofi_rxm hands over a
+ * large message (its rendezvous protocol) after a small one sent behind it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +31,8 @@ enum {
     AM_GETV_REPLY,
     AM_RMW,
     AM_RMW_REPLY,
-    AM_ACK
+    AM_ACK,
+    AM_PUTF
 };
 
 typedef struct {
@@ -31,8 +40,10 @@ typedef struct {
     int32_t src;
     int32_t type;     /* ACCV: element type; RMW: operation */
     uint32_t nblk;    /* records / entries */
+    uint32_t seq;     /* requests: the origin's count of requests to this target */
+    uint32_t spare;
     uint64_t cookie;  /* the origin's: request slot << 32 | generation, or a context */
-    uint64_t arg[2];  /* RMW: address, operand (and comparand) */
+    uint64_t arg[2];  /* RMW: address, operand (and comparand); PUTF: flag address, value */
     unsigned char scale[16];
 } am_hdr_t;
 
@@ -53,7 +64,17 @@ typedef struct pending {
     int is_request; /* a received GETV waiting for a bounce buffer to answer from */
 } pending_t;
 
+/* A request that arrived before one sent ahead of it. */
+typedef struct held {
+    struct held *next;
+    size_t len;
+    am_hdr_t h[]; /* the message, copied */
+} held_t;
+
 static struct {
+    uint32_t *seq_out; /* per target: the next request's number */
+    uint32_t *seq_in;  /* per origin: the number of the request to apply next */
+    held_t **held;     /* per origin: early arrivals */
     char *slab;
     size_t buf_size;
     armcii_mr_t mr;
@@ -218,6 +239,12 @@ void armcii_am_flush_deferred(void)
 
 armcii_status_t armcii_am_init(void)
 {
+    int n = armcii_g.nproc;
+    am.seq_out = calloc((size_t)n, sizeof(uint32_t));
+    am.seq_in = calloc((size_t)n, sizeof(uint32_t));
+    am.held = calloc((size_t)n, sizeof(held_t *));
+    if (!am.seq_out || !am.seq_in || !am.held)
+        return ARMCII_ENOMEM;
     am.buf_size = armcii_ofi.bounce_size;
     size_t total = am.buf_size * AM_NRECV;
     if (posix_memalign((void **)&am.slab, 4096, total) != 0)
@@ -252,6 +279,15 @@ void armcii_am_fini(void)
             free(p->buf);
         free(p);
     }
+    for (int r = 0; am.held && r < armcii_g.nproc; r++)
+        while (am.held[r]) {
+            held_t *x = am.held[r];
+            am.held[r] = x->next;
+            free(x);
+        }
+    free(am.seq_out);
+    free(am.seq_in);
+    free(am.held);
     armcii_ofi_mr_dereg(&am.mr);
     free(am.slab);
     memset(&am, 0, sizeof(am));
@@ -287,6 +323,8 @@ static void apply_records(const am_hdr_t *h, size_t len)
         check_range(h, b.addr, b.len);
         p += sizeof(b) + PAD8(b.len);
     }
+    if (h->kind == AM_PUTF)
+        check_range(h, h->arg[0], sizeof(int));
     int slot = armcii_g.shm ? armcii_g.node_rank : 0;
     if (acc)
         armcii_shm_acc_lock(slot);
@@ -303,6 +341,12 @@ static void apply_records(const am_hdr_t *h, size_t len)
     }
     if (acc)
         armcii_shm_acc_unlock(slot);
+    if (h->kind == AM_PUTF) {
+        /* A full barrier, not a release store alone: a large memcpy may have used
+         * non-temporal stores, which only a fence orders before the flag. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        __atomic_store_n((int *)(uintptr_t)h->arg[0], (int)h->arg[1], __ATOMIC_RELEASE);
+    }
     am_hdr_t ack = {.kind = AM_ACK, .cookie = h->cookie};
     send_small(h->src, &ack, offsetof(am_hdr_t, arg));
 }
@@ -369,7 +413,7 @@ static void do_rmw(const am_hdr_t *h)
     check_range(h, addr, size);
     am_hdr_t r = {.kind = AM_RMW_REPLY, .src = armcii_g.rank, .cookie = h->cookie};
     r.arg[0] = armcii_rmw_apply(h->type, (void *)(uintptr_t)addr, h->arg[1], h->scale);
-    send_small(h->src, &r, sizeof(r));
+    send_small(h->src, &r, offsetof(am_hdr_t, scale)); /* scale is not part of a reply */
 }
 
 static void take_rmw_reply(const am_hdr_t *h)
@@ -387,13 +431,11 @@ static void take_rmw_reply(const am_hdr_t *h)
     armcii_req_op_done(req);
 }
 
-void armcii_am_handle(ofi_op_t *op, size_t len)
+static void dispatch(const am_hdr_t *h, size_t len)
 {
-    const am_hdr_t *h = op->bounce;
-    if (len < offsetof(am_hdr_t, arg))
-        armcii_fatal(tcall, "message of %zu bytes is too short", len);
     switch (h->kind) {
     case AM_PUTV:
+    case AM_PUTF:
     case AM_ACCV:
         apply_records(h, len);
         break;
@@ -420,6 +462,58 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
         break;
     default:
         armcii_fatal(tcall, "unknown message kind 0x%x (%zu bytes)", h->kind, len);
+    }
+}
+
+static int is_request(uint32_t kind)
+{
+    return kind == AM_PUTV || kind == AM_PUTF || kind == AM_ACCV || kind == AM_GETV ||
+           kind == AM_RMW;
+}
+
+/* Applies @p h if it is the next request from its origin, then whatever it was holding up;
+ * otherwise keeps a copy until its turn. */
+static void in_order(const am_hdr_t *h, size_t len)
+{
+    int src = h->src;
+    if (h->seq != am.seq_in[src]) {
+        held_t *x = malloc(sizeof(*x) + len);
+        if (!x)
+            armcii_fatal(tcall, "out of memory holding an early message from rank %d", src);
+        x->len = len;
+        memcpy(x->h, h, len);
+        x->next = am.held[src];
+        am.held[src] = x;
+        return;
+    }
+    dispatch(h, len);
+    am.seq_in[src]++;
+    for (held_t **pp = &am.held[src]; *pp;) {
+        held_t *x = *pp;
+        if (x->h->seq != am.seq_in[src]) {
+            pp = &x->next;
+            continue;
+        }
+        *pp = x->next;
+        dispatch(x->h, x->len);
+        am.seq_in[src]++;
+        free(x);
+        pp = &am.held[src]; /* the next one may be anywhere in the list */
+    }
+}
+
+void armcii_am_handle(ofi_op_t *op, size_t len)
+{
+    const am_hdr_t *h = op->bounce;
+    if (len < offsetof(am_hdr_t, arg))
+        armcii_fatal(tcall, "message of %zu bytes is too short", len);
+    if (is_request(h->kind)) {
+        if (h->src < 0 || h->src >= armcii_g.nproc)
+            armcii_fatal(tcall, "message from rank %d, beyond the %d processes", h->src,
+                         armcii_g.nproc);
+        in_order(h, len);
+    } else {
+        dispatch(h, len);
     }
     int rc = am.nreposts > 0 ? -FI_EAGAIN : post_recv(op);
     if (rc == -FI_EAGAIN)
@@ -483,6 +577,7 @@ static void amb_send(armcii_amb_t *b)
     if (!b->buf)
         return;
     b->req->pending++;
+    ((am_hdr_t *)b->buf)->seq = am.seq_out[b->target]++;
     OFI_RETRY(b->call, "fi_send", b->target, try_send_bounce(b->target, b->buf, b->used));
     b->buf = NULL;
     b->ctx = NULL;
@@ -571,6 +666,17 @@ void armcii_amb_end(armcii_amb_t *b)
     free(b);
 }
 
+void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value)
+{
+    if (!b->buf)
+        amb_open(b); /* nothing left unsent (or no data at all): the flag goes alone */
+    am_hdr_t *h = (am_hdr_t *)b->buf;
+    h->kind = AM_PUTF;
+    h->arg[0] = flag;
+    h->arg[1] = (uint64_t)(int64_t)value;
+    armcii_amb_end(b);
+}
+
 armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result,
                               size_t rsize, int target, uint64_t addr, uint64_t operand,
                               uint64_t comparand)
@@ -593,6 +699,7 @@ armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void 
     h->arg[1] = operand;
     memcpy(h->scale, &comparand, sizeof(comparand));
     req->pending++;
+    h->seq = am.seq_out[target]++;
     OFI_RETRY(call, "fi_send (read-modify-write)", target,
               try_send_bounce(target, b, sizeof(*h)));
     return ARMCII_OK;

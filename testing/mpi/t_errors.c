@@ -94,6 +94,13 @@ int main(int argc, char **argv)
             ARMCI_INIT_HANDLE(&h);
             ARMCI_SET_AGGREGATE_HANDLE(&h);
             ARMCI_NbAcc(ARMCI_ACC_DBL, &one, buf, base[peer], 8, peer, &h);
+        } else if (strcmp(c, "agg_flag") == 0) {
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_SET_AGGREGATE_HANDLE(&h);
+            ARMCIX_NbPut_flag(buf, base[peer], 8, (int *)base[peer] + 4, 1, peer, &h);
+        } else if (strcmp(c, "flag_outside") == 0) {
+            int local_flag;
+            ARMCIX_NbPut_flag(buf, base[peer], 8, &local_flag, 1, peer, NULL);
         } else if (strcmp(c, "coll_null") == 0) {
             ARMCIX_Alltoall(NULL, buf, 8, NULL);
         } else if (strcmp(c, "coll_overlap") == 0) {

@@ -193,6 +193,28 @@ int main(int argc, char **argv)
     CHECK(bad_acc == 0, "%d accumulated elements wrong", bad_acc);
     CHECK(rounds == 60, "rounds %d", rounds);
 
+    /* Puts of small blocks travel as messages. A long one (several messages, the first
+     * larger than a provider's eager size) followed by a short one to the same bytes: the
+     * short one must land last, though it may arrive first. */
+    {
+        int p = (t_me + 1) % t_np, nblk = 6000, wrong = 0;
+        int stride[1] = {16}, count[2] = {8, nblk}, one[1] = {16}, few[2] = {8, 64};
+        char *dst = (char *)base[p] + (size_t)t_me * SLOT;
+        for (int rep = 0; rep < 10; rep++) {
+            for (int i = 0; i < 16 * nblk; i++)
+                src[i] = (char)(rep + 1);
+            ARMCI_PutS(src, stride, dst, stride, count, 1, p);
+            for (int i = 0; i < 16 * 64; i++)
+                back[i] = (char)(100 + rep);
+            ARMCI_PutS(back, one, dst, one, few, 1, p);
+            ARMCI_GetS(dst, stride, expect, stride, count, 1, p);
+            for (int b = 0; b < nblk; b++)
+                for (int i = 0; i < 8; i++)
+                    wrong += expect[16 * b + i] != (char)(b < 64 ? 100 + rep : rep + 1);
+        }
+        CHECK(wrong == 0, "overlapping strided puts: %d bytes not the last writer's", wrong);
+    }
+
     /* armci_write_strided / armci_read_strided are local packing helpers. */
     {
         int stride[2] = {16, 64}, count[3] = {8, 4, 3};

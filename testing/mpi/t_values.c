@@ -42,11 +42,79 @@ int main(int argc, char **argv)
     volatile int *myflag = (int *)((char *)base[t_me] + 4000);
     while (*myflag != 1)
         ARMCIX_Progress();
-    int left = (t_me + t_np - 1) % t_np, bad = 0;
+    int bad = 0, left0 = (t_me + t_np - 1) % t_np;
     double *got = (double *)((char *)base[t_me] + 1024);
     for (int i = 0; i < 256; i++)
-        bad += got[i] != left + i * 0.5;
+        bad += got[i] != left0 + i * 0.5;
     CHECK(bad == 0, "data behind the flag: %d wrong", bad);
+    ARMCI_Barrier();
+    ARMCI_Free(base[t_me]);
+
+    /* Flagged puts, blocking and not, of every size (none, one message, just past one
+     * message, many), each after a blocking and an implicit put to the same target that
+     * the flag must also cover: each round the target waits for the round's number, then
+     * checks everything. */
+    size_t sizes[] = {0, 1, 8, 4096, 65536 - 128, 65536, 65536 + 8, 1 << 20};
+    int nsizes = (int)(sizeof(sizes) / sizeof(sizes[0]));
+    size_t big = 1 << 20, side = 1 << 16;
+    ARMCI_Malloc(base, 64 + 2 * side + big);
+    memset(base[t_me], 0, 64 + 2 * side + big);
+    char *src = malloc(big), *before = malloc(2 * side);
+    ARMCI_Barrier();
+    int left = (t_me + t_np - 1) % t_np;
+    volatile int *mine = (volatile int *)base[t_me];
+    char *here = (char *)base[t_me], *there = (char *)base[p];
+    for (int round = 1; round <= 3 * nsizes; round++) {
+        size_t len = sizes[round % nsizes];
+        unsigned char tag = (unsigned char)(round * 7 + t_me);
+        for (size_t i = 0; i < 2 * side; i++)
+            before[i] = (char)(tag ^ (i * 13));
+        for (size_t i = 0; i < len; i++)
+            src[i] = (char)(tag + i * 31);
+        ARMCI_Put(before, there + 64, (int)side, p);
+        ARMCI_NbPut(before + side, there + 64 + side, (int)side, p, NULL);
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        if (round % 2)
+            ARMCI_Put_flag(src, there + 64 + 2 * side, (int)len, (int *)there, round, p);
+        else /* the nonblocking form, the source overwritten as soon as it returns */
+            ARMCIX_NbPut_flag(src, there + 64 + 2 * side, (int)len, (int *)there, round, p, &h);
+        memset(src, 0x5a, len);
+        while (*mine != round)
+            ARMCIX_Progress();
+        if (round % 2 == 0)
+            ARMCI_Wait(&h);
+        unsigned char ltag = (unsigned char)(round * 7 + left);
+        long wrong = 0;
+        for (size_t i = 0; i < 2 * side; i++)
+            wrong += here[64 + i] != (char)(ltag ^ (i * 13));
+        for (size_t i = 0; i < len; i++)
+            wrong += here[64 + 2 * side + i] != (char)(ltag + i * 31);
+        CHECK(wrong == 0, "flagged put of %zu bytes, round %d: %ld bytes wrong", len, round, wrong);
+        ARMCI_Barrier(); /* nobody writes the next round before this one is checked */
+    }
+    free(src);
+    free(before);
+
+    /* A blocking flagged put, then at once a plain MPI call, while the target waits for the
+     * flag before its own MPI call: the put must not need the sender's later progress
+     * (without a progress thread it would never arrive). */
+    if (t_np > 1) {
+        char *one = malloc(big);
+        for (size_t i = 0; i < big; i++)
+            one[i] = (char)(i * 3 + 1);
+        ARMCI_Barrier();
+        if (t_me == 0) {
+            ARMCI_Put_flag(one, (char *)base[1] + 64 + 2 * side, (int)big, (int *)base[1],
+                           1000, 1);
+        } else if (t_me == 1) {
+            while (*mine != 1000)
+                ARMCIX_Progress();
+            CHECK(memcmp(here + 64 + 2 * side, one, big) == 0, "flagged put before MPI_Barrier");
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        free(one);
+    }
 
     /* local copy and access brackets */
     char a[64], b[64];
@@ -59,6 +127,7 @@ int main(int argc, char **argv)
     CHECK(((char *)base[t_me])[100] == 42, "access bracket");
     ARMCI_Barrier();
     ARMCI_Free(base[t_me]);
+    base[t_me] = NULL;
     free(base);
     return t_finish("t_values");
 }
