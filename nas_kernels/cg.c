@@ -9,16 +9,18 @@
  * on every rank, because a row touches any column. After each update of its block of p
  * (and once per iteration of z) a rank sends the block to every other rank:
  *   mpi       Isend/Irecv of the block to and from every rank, then Waitall;
- *   armci     ARMCI_Put of the block into every rank's copy, then a notification;
- *   armci-nb  ARMCI_NbPut of the block, and while the puts travel the rank multiplies the
- *             part of its rows whose columns are its own block (the diagonal block); the
- *             other columns are multiplied once the notifications have arrived.
- * Dot products are MPI_Allreduce in every variant.
+ *   armci     ARMCI_Put_flag of the block into every rank's copy: the runtime sets the
+ *             target's flag for this rank once the block is there;
+ *   armci-nb  ARMCIX_NbPut_flag of the block, and while the puts travel the rank multiplies
+ *             the part of its rows whose columns are its own block (the diagonal block); the
+ *             other columns are multiplied once the flags have arrived.
+ * Dot products are MPI_Allreduce for mpi and armci_msg_dgop for the ARMCI variants.
  */
 #include "nas.h"
 
 #include <armci.h>
 #include <math.h>
+#include <message.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +62,9 @@ struct cg {
     double *q, *r;        /* this rank's block */
     double **z_all, **p_all;
     struct nas_notify note;
-    long seq;          /* notifications sent so far to each rank */
+    int seq;           /* notifications sent so far to each rank */
     armci_hdl_t *hdl;  /* armci-nb: one per target */
-    int *peers;        /* every other rank, next rank first */
+    bool hdl_live;     /* armci-nb: hdl hold the last exchange's puts, not yet waited */
     MPI_Request *reqs; /* mpi: 2 per peer */
     double t_comm;     /* time spent waiting for blocks */
 };
@@ -282,11 +284,22 @@ static void spmv(const struct csr *m, const double *v, double *y, bool add)
     }
 }
 
-static double allsum(double v)
+/* Sums n values over all ranks in place: MPI_Allreduce for mpi; for the ARMCI variants
+ * ARMCI's own reduction, which keeps serving one-sided traffic while it waits (an
+ * MPI_Allreduce would not, and a put still on its way to a rank waiting for it here
+ * would never arrive without a progress thread). */
+static void sum_all(const struct cg *g, double *v, int n)
 {
-    double s;
-    MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    return s;
+    if (g->variant == NAS_MPI)
+        MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    else
+        armci_msg_dgop(v, n, "+");
+}
+
+static double allsum(const struct cg *g, double v)
+{
+    sum_all(g, &v, 1);
+    return v;
 }
 
 /* ---- distributing a block of a whole vector ------------------------------------------- */
@@ -309,14 +322,17 @@ static void share_start(struct cg *g, double *vec, double **vec_all)
         return;
     }
     /* Start with the next rank so that all ranks do not hit rank 0 first. */
+    g->seq++;
     for (int i = 1; i < g->nprocs; i++) {
         int t = (g->me + i) % g->nprocs;
-        if (g->variant == NAS_ARMCI) {
-            ARMCI_Put(vec + g->row0, vec_all[t] + g->row0, bytes, t);
-        } else {
-            ARMCI_INIT_HANDLE(&g->hdl[t]);
-            ARMCI_NbPut(vec + g->row0, vec_all[t] + g->row0, bytes, t, &g->hdl[t]);
+        armci_hdl_t *h = NULL;
+        if (g->variant == NAS_ARMCI_NB) {
+            h = &g->hdl[t];
+            if (g->hdl_live)
+                ARMCI_Wait(h); /* the last block to t, long acknowledged by now */
+            ARMCI_INIT_HANDLE(h);
         }
+        nas_notify_put(&g->note, vec + g->row0, vec_all[t] + g->row0, bytes, t, g->seq, h);
     }
 }
 
@@ -329,16 +345,11 @@ static void share_finish(struct cg *g)
     if (g->variant == NAS_MPI) {
         MPI_Waitall(2 * (g->nprocs - 1), g->reqs, MPI_STATUSES_IGNORE);
     } else {
-        g->seq++;
-        for (int i = 1; i < g->nprocs; i++) {
-            int t = (g->me + i) % g->nprocs;
-            if (g->variant == NAS_ARMCI_NB)
-                ARMCI_Wait(&g->hdl[t]);
-            g->peers[i - 1] = t;
-        }
-        nas_notify_send_all(&g->note, g->peers, g->nprocs - 1, g->seq);
         for (int i = 1; i < g->nprocs; i++)
             nas_notify_wait(&g->note, (g->me + g->nprocs - i) % g->nprocs, g->seq);
+        /* The handles of this exchange are waited for at the next one: a target's
+         * acknowledgement then costs no wait here. */
+        g->hdl_live = g->variant == NAS_ARMCI_NB;
     }
     g->t_comm += nas_now() - t0;
 }
@@ -374,14 +385,14 @@ static double conj_grad(struct cg *g)
     double rho = 0.0;
     for (int j = 0; j < nr; j++)
         rho += r[j] * r[j];
-    rho = allsum(rho);
+    rho = allsum(g, rho);
 
     for (int cgit = 1; cgit <= CGITMAX; cgit++) {
         matvec_p(g, cgit > 1);
         double d = 0.0;
         for (int j = 0; j < nr; j++)
             d += p[n0 + j] * q[j];
-        d = allsum(d);
+        d = allsum(g, d);
         double alpha = rho / d;
         double rho0 = rho;
         for (int j = 0; j < nr; j++) {
@@ -391,7 +402,7 @@ static double conj_grad(struct cg *g)
         rho = 0.0;
         for (int j = 0; j < nr; j++)
             rho += r[j] * r[j];
-        rho = allsum(rho);
+        rho = allsum(g, rho);
         double beta = rho / rho0;
         for (int j = 0; j < nr; j++)
             p[n0 + j] = r[j] + beta * p[n0 + j];
@@ -408,18 +419,18 @@ static double conj_grad(struct cg *g)
         double d = x[n0 + j] - r[j];
         sum += d * d;
     }
-    return sqrt(allsum(sum));
+    return sqrt(allsum(g, sum));
 }
 
 /* zeta = shift + 1/(x.z); x = z/||z||. Returns zeta. */
 static double normalise(struct cg *g)
 {
-    double loc[2] = {0.0, 0.0}, tot[2];
+    double tot[2] = {0.0, 0.0};
     for (int j = g->row0; j < g->row0 + g->nrows; j++) {
-        loc[0] += g->x[j] * g->z[j];
-        loc[1] += g->z[j] * g->z[j];
+        tot[0] += g->x[j] * g->z[j];
+        tot[1] += g->z[j] * g->z[j];
     }
-    MPI_Allreduce(loc, tot, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    sum_all(g, tot, 2);
     double scale = 1.0 / sqrt(tot[1]);
     for (int j = 0; j < g->c->na; j++)
         g->x[j] = scale * g->z[j];
@@ -490,7 +501,6 @@ int main(int argc, char **argv)
     g.nrowsv = malloc(sizeof(int) * g.nprocs);
     g.hdl = malloc(sizeof(armci_hdl_t) * g.nprocs);
     g.reqs = malloc(sizeof(MPI_Request) * 2 * g.nprocs);
-    g.peers = malloc(sizeof(int) * g.nprocs);
     for (int t = 0; t < g.nprocs; t++) {
         g.rows0[t] = (int)((long)c->na * t / g.nprocs);
         g.nrowsv[t] = (int)((long)c->na * (t + 1) / g.nprocs) - g.rows0[t];
@@ -508,7 +518,7 @@ int main(int argc, char **argv)
     g.x = malloc(sizeof(double) * c->na);
     g.q = malloc(sizeof(double) * (g.nrows + 1));
     g.r = malloc(sizeof(double) * (g.nrows + 1));
-    if (!g.x || !g.q || !g.r || !g.rows0 || !g.nrowsv || !g.hdl || !g.reqs || !g.peers)
+    if (!g.x || !g.q || !g.r || !g.rows0 || !g.nrowsv || !g.hdl || !g.reqs)
         nas_die("CG: out of memory");
     g.z = vector_alloc(&g, &g.z_all);
     g.p = vector_alloc(&g, &g.p_all);
@@ -569,6 +579,10 @@ int main(int argc, char **argv)
     }
     MPI_Bcast(&verified, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
+    if (g.hdl_live)
+        for (int t = 0; t < g.nprocs; t++)
+            if (t != g.me)
+                ARMCI_Wait(&g.hdl[t]);
     if (g.variant != NAS_MPI)
         nas_notify_free(&g.note);
     vector_free(&g, g.p, g.p_all);
@@ -585,7 +599,6 @@ int main(int argc, char **argv)
     free(g.nrowsv);
     free(g.hdl);
     free(g.reqs);
-    free(g.peers);
     ARMCI_Finalize();
     MPI_Finalize();
     return verified ? 0 : 1;

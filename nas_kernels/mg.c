@@ -16,10 +16,10 @@
  *
  * Ghost planes move, after each operator, by
  *   mpi       Isend/Irecv of the two boundary planes, then Waitall (NPB's MPI version);
- *   armci     ARMCI_Put of the boundary planes into the neighbours' ghost planes, then a
- *             notification;
- *   armci-nb  the two boundary planes are computed first and sent with ARMCI_NbPut; the
- *             interior planes are computed while they travel.
+ *   armci     ARMCI_Put_flag of the boundary planes into the neighbours' ghost planes: the
+ *             runtime sets the neighbour's flag for this rank once a plane is there;
+ *   armci-nb  the two boundary planes are computed first and sent with ARMCIX_NbPut_flag;
+ *             the interior planes are computed while they travel.
  */
 #include "nas.h"
 
@@ -70,8 +70,9 @@ struct mg {
     struct grid v;                 /* right-hand side, top level */
     double a[4], cs[4];            /* operator A and smoother S coefficients */
     struct nas_notify note;
-    long seq;
+    int seq;
     armci_hdl_t hdl[2];
+    bool hdl_live; /* armci-nb: hdl hold the last exchange's puts, not yet waited */
     MPI_Request reqs[4];
     double t_comm;
 };
@@ -225,15 +226,28 @@ static void halo_start(struct mg *m, const struct level *L, struct grid *g)
         MPI_Isend(first, (int)plane, MPI_DOUBLE, m->lower, 2, MPI_COMM_WORLD, &m->reqs[3]);
         break;
     case NAS_ARMCI:
-        ARMCI_Put(last, g->all[m->upper], bytes, m->upper);
-        ARMCI_Put(first, g->all[m->lower] + plane * (L->lz + 1), bytes, m->lower);
+    case NAS_ARMCI_NB: {
+        /* Two numbers per exchange: the plane going up carries the odd one, the plane going
+         * down the even one, so that a rank that is both neighbours (two ranks) is waited
+         * for until both its planes are here. */
+        armci_hdl_t *up = NULL, *down = NULL;
+        if (m->variant == NAS_ARMCI_NB) {
+            up = &m->hdl[0];
+            down = &m->hdl[1];
+            if (m->hdl_live) { /* the last exchange's, long acknowledged by now */
+                ARMCI_Wait(up);
+                ARMCI_Wait(down);
+            }
+            m->hdl_live = true;
+            ARMCI_INIT_HANDLE(up);
+            ARMCI_INIT_HANDLE(down);
+        }
+        m->seq += 2;
+        nas_notify_put(&m->note, last, g->all[m->upper], bytes, m->upper, m->seq - 1, up);
+        nas_notify_put(&m->note, first, g->all[m->lower] + plane * (L->lz + 1), bytes, m->lower,
+                       m->seq, down);
         break;
-    case NAS_ARMCI_NB:
-        ARMCI_INIT_HANDLE(&m->hdl[0]);
-        ARMCI_INIT_HANDLE(&m->hdl[1]);
-        ARMCI_NbPut(last, g->all[m->upper], bytes, m->upper, &m->hdl[0]);
-        ARMCI_NbPut(first, g->all[m->lower] + plane * (L->lz + 1), bytes, m->lower, &m->hdl[1]);
-        break;
+    }
     }
 }
 
@@ -244,15 +258,10 @@ static void halo_finish(struct mg *m)
         MPI_Waitall(4, m->reqs, MPI_STATUSES_IGNORE);
         return;
     }
-    if (m->variant == NAS_ARMCI_NB) {
-        ARMCI_Wait(&m->hdl[0]);
-        ARMCI_Wait(&m->hdl[1]);
-    }
-    m->seq++;
-    int nbr[2] = {m->upper, m->lower};
-    nas_notify_send_all(&m->note, nbr, m->lower != m->upper ? 2 : 1, m->seq);
-    nas_notify_wait(&m->note, m->lower, m->seq);
-    nas_notify_wait(&m->note, m->upper, m->seq);
+    nas_notify_wait(&m->note, m->lower, m->seq - 1); /* its plane going up, into plane 0 */
+    nas_notify_wait(&m->note, m->upper, m->seq);     /* its plane going down */
+    /* armci-nb: the handles are waited for at the next exchange (ARMCIX_NbPut_flag has
+     * copied the planes out), so a neighbour's acknowledgement costs no wait here. */
 }
 
 /* NPB's comm3 for a level: every ghost point of g from its periodic image. */
@@ -700,6 +709,10 @@ int main(int argc, char **argv)
     }
     MPI_Bcast(&verified, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
+    if (m.hdl_live) {
+        ARMCI_Wait(&m.hdl[0]);
+        ARMCI_Wait(&m.hdl[1]);
+    }
     if (m.variant != NAS_MPI)
         nas_notify_free(&m.note);
     grid_free(&m, &m.v);

@@ -162,10 +162,10 @@ void nas_notify_init(struct nas_notify *n)
 {
     MPI_Comm_rank(MPI_COMM_WORLD, &n->me);
     MPI_Comm_size(MPI_COMM_WORLD, &n->nprocs);
-    n->slots = malloc(sizeof(long *) * n->nprocs);
-    if (!n->slots || ARMCI_Malloc((void **)n->slots, sizeof(long) * n->nprocs))
+    n->slots = malloc(sizeof(int *) * n->nprocs);
+    if (!n->slots || ARMCI_Malloc((void **)n->slots, sizeof(int) * n->nprocs))
         nas_die("cannot allocate %d notification slots", n->nprocs);
-    memset(n->slots[n->me], 0, sizeof(long) * n->nprocs);
+    memset(n->slots[n->me], 0, sizeof(int) * n->nprocs);
     ARMCI_Barrier();
 }
 
@@ -176,28 +176,19 @@ void nas_notify_free(struct nas_notify *n)
     free(n->slots);
 }
 
-void nas_notify_send(struct nas_notify *n, int target, long seq)
+void nas_notify_put(struct nas_notify *n, void *src, void *dst, int bytes, int target, int seq,
+                    armci_hdl_t *hdl)
 {
-    /* The fence makes the data puts complete at the target before the slot changes. */
-    ARMCI_Fence(target);
-    ARMCI_PutValueLong(seq, &n->slots[target][n->me], target);
+    int *slot = &n->slots[target][n->me];
+    if (hdl)
+        ARMCIX_NbPut_flag(src, dst, bytes, slot, seq, target, hdl);
+    else
+        ARMCI_Put_flag(src, dst, bytes, slot, seq, target);
 }
 
-void nas_notify_send_all(struct nas_notify *n, const int *targets, int count, long seq)
+void nas_notify_wait(struct nas_notify *n, int source, int seq)
 {
-    if (count == 1) {
-        nas_notify_send(n, targets[0], seq);
-        return;
-    }
-    /* One fence for all: the runtime overlaps the round trips that make the puts complete. */
-    ARMCI_AllFence();
-    for (int i = 0; i < count; i++)
-        ARMCI_PutValueLong(seq, &n->slots[targets[i]][n->me], targets[i]);
-}
-
-void nas_notify_wait(struct nas_notify *n, int source, long seq)
-{
-    long *slot = &n->slots[n->me][source];
+    int *slot = &n->slots[n->me][source];
     if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) >= seq)
         return;
     double start = nas_now();
@@ -210,7 +201,7 @@ void nas_notify_wait(struct nas_notify *n, int source, long seq)
         if ((spins & 127) == 127)
             sched_yield();
         if ((spins & 0xfff) == 0 && nas_now() - start > 60.0)
-            nas_die("no notification %ld from rank %d after 60 s (last seen %ld)", seq, source,
+            nas_die("no notification %d from rank %d after 60 s (last seen %d)", seq, source,
                     __atomic_load_n(slot, __ATOMIC_ACQUIRE));
     }
 }

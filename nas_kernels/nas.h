@@ -6,6 +6,7 @@
 #ifndef NAS_H
 #define NAS_H
 
+#include <armci.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -40,24 +41,24 @@ void nas_print_results(const char *kernel, char cls, const char *size, int niter
 void nas_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 /*
- * Point-to-point notification for the ARMCI variants: after its puts to `target` are
- * complete at the target (ARMCI_Fence), the sender writes a sequence number into the
- * target's slot for the sender; the target waits until the slot has reached the number
- * it expects. Sequence numbers only grow, so no slot is ever reset.
+ * Point-to-point notification for the ARMCI variants: a put carries a sequence number that
+ * the runtime stores into the target's slot for the sender once the data is in place
+ * (ARMCI_Put_flag, or ARMCIX_NbPut_flag); the target waits until the slot has reached the
+ * number it expects. Sequence numbers only grow, so no slot is ever reset.
  */
 struct nas_notify {
-    long **slots; /**< slots[r] = rank r's array of nprocs slots (ARMCI memory) */
+    int **slots; /**< slots[r] = rank r's array of nprocs slots (ARMCI memory) */
     int me, nprocs;
 };
 
 void nas_notify_init(struct nas_notify *n);
 void nas_notify_free(struct nas_notify *n);
-/** Fences the puts to @p target, then writes @p seq into its slot for this rank. */
-void nas_notify_send(struct nas_notify *n, int target, long seq);
-/** The same for @p count targets, with one ARMCI_AllFence for all of them. */
-void nas_notify_send_all(struct nas_notify *n, const int *targets, int count, long seq);
+/** Puts @p bytes from @p src to @p dst on @p target, then @p seq into its slot for this
+ *  rank: blocking (ARMCI_Put_flag) when @p hdl is NULL, else nonblocking on @p hdl. */
+void nas_notify_put(struct nas_notify *n, void *src, void *dst, int bytes, int target, int seq,
+                    armci_hdl_t *hdl);
 /** Waits until @p source's slot here holds at least @p seq; dies with a diagnostic after 60 s. */
-void nas_notify_wait(struct nas_notify *n, int source, long seq);
+void nas_notify_wait(struct nas_notify *n, int source, int seq);
 
 /** Wall clock, seconds. */
 double nas_now(void);
