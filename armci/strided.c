@@ -94,9 +94,10 @@ int ARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_s
     strided(call, ARMCII_NC_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr, dst_stride_ar, count,
             stride_levels, proc, NULL, 1);
     armcii_enter(call);
-    armcii_fence(call, proc); /* the data is in place before the flag says so */
-    const armcii_seg_t *seg = armcii_check_remote(call, flag, sizeof(int), proc);
-    armcii_put(call, &value, flag, sizeof(int), proc, seg, NULL, 1);
+    armcii_check_remote(call, flag, sizeof(int), proc);
+    /* The flag alone, as a flagged put of nothing: it follows the blocks' messages in
+     * order, and waits (once) for any zero-copy block to have landed. */
+    armcii_put_flag(call, NULL, NULL, 0, flag, value, proc, NULL);
     armcii_unlock();
     return 0;
 }

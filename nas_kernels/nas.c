@@ -135,7 +135,7 @@ void nas_print_results(const char *kernel, char cls, const char *size, int niter
     printf(" Operation type  = %24s\n", "floating point");
     printf(" Verification    = %24s\n", verified ? "SUCCESSFUL" : "UNSUCCESSFUL");
     printf(" Communication   = %24s\n", nas_variant_name(variant));
-    printf(" Runtime         = %24s\n", "armci-ofi");
+    printf(" Runtime         = %24s\n", variant == NAS_MPI ? "MPI only" : "armci-ofi");
     fflush(stdout);
 }
 

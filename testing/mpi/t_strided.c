@@ -215,6 +215,34 @@ int main(int argc, char **argv)
         CHECK(wrong == 0, "overlapping strided puts: %d bytes not the last writer's", wrong);
     }
 
+    /* ARMCI_PutS_flag with blocks that travel in messages (64 B) and blocks that move by
+     * zero-copy RMA (60000 B): the target waits for the flag, then every block must be in.
+     * The flag word sits at the end of each writer's slot. */
+    {
+        int p = (t_me + 1) % t_np, left = (t_me + t_np - 1) % t_np, wrong = 0;
+        char *mine = (char *)base[t_me] + (size_t)left * SLOT;
+        volatile int *myflag = (volatile int *)(mine + SLOT - sizeof(int));
+        int *flag = (int *)((char *)base[p] + (size_t)t_me * SLOT + SLOT - sizeof(int));
+        char *dst = (char *)base[p] + (size_t)t_me * SLOT;
+        ARMCI_Barrier();
+        for (int round = 1; round <= 8; round++) {
+            int blk = round % 2 ? 64 : 60000, rows = round % 2 ? 200 : 4;
+            int stride[1] = {blk + 8}, count[2] = {blk, rows};
+            for (int i = 0; i < stride[0] * rows; i++)
+                src[i] = (char)(round * 11 + t_me + i);
+            ARMCI_PutS_flag(src, stride, dst, stride, count, 1, flag, round, p);
+            while (*myflag != round)
+                ARMCIX_Progress();
+            for (int r = 0; r < rows; r++)
+                for (int i = 0; i < blk; i++) {
+                    int at = r * stride[0] + i;
+                    wrong += mine[at] != (char)(round * 11 + left + at);
+                }
+            ARMCI_Barrier();
+        }
+        CHECK(wrong == 0, "ARMCI_PutS_flag: %d bytes not in place behind the flag", wrong);
+    }
+
     /* armci_write_strided / armci_read_strided are local packing helpers. */
     {
         int stride[2] = {16, 64}, count[3] = {8, 4, 3};
