@@ -117,6 +117,7 @@ typedef struct {
      * then wait until what they sent has arrived, since the caller may next block in MPI
      * and never call ARMCI again until its peer, which waits for that data, does. */
     int sends_need_caller;
+    int ncopied; /* requests in flight marked by armcii_req_copied */
     int progress_stop; /* set by the main thread, read by the progress thread: atomics */
     int in_progress; /* re-entrancy guard */
 } armcii_state_t;
@@ -229,6 +230,11 @@ armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void 
 
 /** A new request; when the pool is full the oldest request is completed first. */
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
+/** @p req belongs to a blocking call that returns before it completes, the caller's data
+ *  copied out: nothing waits for it closely, so it does not make the progress thread poll
+ *  closely (which takes the processor from the computing application). Call before
+ *  armcii_req_issued. */
+void armcii_req_copied(armcii_req_t *req);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
 /** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending

@@ -34,11 +34,19 @@ static void release(armcii_req_t *req)
         armcii_g.out_implicit[t]--;
         armcii_g.implicit_total--;
     }
+    if (req->copied)
+        armcii_g.ncopied--;
     if (req->cache_fill) /* deliver the data, then keep a copy */
         armcii_cache_fill_end(req->scratch);
     free(req->scratch);
     req->scratch = NULL;
     armcii_pool_release(&armcii_g.pool, req);
+}
+
+void armcii_req_copied(armcii_req_t *req)
+{
+    req->copied = 1;
+    armcii_g.ncopied++;
 }
 
 void armcii_req_op_done(armcii_req_t *req)
@@ -273,7 +281,8 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
  * few cores every needless wake-up is taken from a process doing real work:
  *  - the lock is held: the holder is inside ARMCI driving progress, so stay away longer;
  *  - our own requests are in flight: poll closely, completing them is what lets
- *    communication overlap computation;
+ *    communication overlap computation (not for those of blocking calls that have
+ *    returned, armcii_req_copied: only an acknowledgement is due);
  *  - otherwise: serve peers every ARMCI_PROGRESS_INTERVAL_US.
  * An oversubscribed node (more processes than hardware threads) never polls closely, and
  * serves peers every millisecond unless ARMCI_PROGRESS_INTERVAL_US says otherwise.
@@ -314,7 +323,7 @@ static void *progress_main(void *arg)
             continue;
         }
         int n = armcii_progress();
-        int mine = armcii_g.pool.nactive > 0;
+        int mine = armcii_g.pool.nactive > armcii_g.ncopied;
         armcii_stats.progress_wakeups += n > 0;
         pthread_mutex_unlock(&armcii_g.lock);
         if (n > 0)

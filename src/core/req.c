@@ -36,6 +36,7 @@ armcii_req_t *armcii_pool_take(armcii_pool_t *pool)
     r->scratch = NULL;
     r->implicit = 0;
     r->cache_fill = 0;
+    r->copied = 0;
     r->older = pool->newest;
     r->newer = NULL;
     if (pool->newest)

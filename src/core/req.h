@@ -23,6 +23,7 @@ typedef struct armcii_req {
     uint8_t kind;     /* armcii_req_kind_t */
     uint8_t implicit; /* issued without a handle (completed by WaitProc/WaitAll/fence) */
     uint8_t cache_fill; /* scratch is a cache fill record (src/cache/runtime.c) */
+    uint8_t copied;   /* a blocking call's: the caller's data is out, only an ack is due */
     int target;
     int pending;      /* transport operations not yet completed */
     void *scratch;    /* memory owned by the request, freed on completion */

@@ -109,6 +109,8 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
     armcii_ofi_put(call, req, src, len, target, raddr, seg->rkey, proto);
     if (!blocking)
         hdl_bind(hdl, req);
+    else if (!wait_here)
+        armcii_req_copied(req);
     armcii_req_issued(req);
     if (wait_here)
         armcii_req_wait(call, req);
@@ -144,6 +146,8 @@ void armcii_put_flag(const char *call, const void *src, void *dst, size_t len, i
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
     hdl_bind(hdl, req);
+    if (!hdl && !wait_here)
+        armcii_req_copied(req);
     armcii_req_issued(req);
     if (wait_here)
         armcii_req_wait(call, req);
@@ -192,6 +196,8 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
     }
     if (!blocking)
         hdl_bind(hdl, req);
+    else if (!wait_here)
+        armcii_req_copied(req);
     armcii_req_issued(req);
     if (wait_here)
         armcii_req_wait(call, req);
