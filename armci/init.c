@@ -60,6 +60,9 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
             armcii_fatal(call, "MPI_Init_thread failed");
         armcii_g.we_init_mpi = 1;
     }
+    int mpi_level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&mpi_level);
+    armcii_g.one_caller = level != MPI_THREAD_MULTIPLE && mpi_level != MPI_THREAD_MULTIPLE;
     char err[512];
     if (armcii_env_load(&armcii_g.env, env_lookup, err, sizeof(err)) != 0)
         armcii_fatal(call, "%s", err);

@@ -15,6 +15,15 @@ void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t 
 /** Collect one contiguous put or get (the common case, without an iterator). */
 void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *local,
                           char *remote, size_t len, int target);
+/**
+ * The collecting step of a contiguous put or get without the runtime lock, for a caller
+ * that has checked the arguments: possible when only one application thread calls ARMCI
+ * (armcii_g.one_caller) and the step touches nothing the progress thread touches (the
+ * handle's record, already attached, with room and no flush due; no get cache running).
+ * @return 1 when collected, 0 when the locked path must take it.
+ */
+int armcii_agg_collect_unlocked(armci_hdl_t *hdl, int what, char *local, char *remote,
+                                size_t len, int target);
 /** Collect a put of @p len bytes copied from @p value (the caller's copy may vanish). */
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
                          char *remote, int target);

@@ -84,6 +84,11 @@ static void engine_start(const char *call)
     cache_g.ready = 1;
 }
 
+int armcii_cache_engine_on(void)
+{
+    return cache_g.ready;
+}
+
 armcii_status_t armcii_cache_rt_init(void)
 {
     memset(&cache_g, 0, sizeof(cache_g));
