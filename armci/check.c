@@ -26,7 +26,8 @@ void armcii_fail_local(const char *call, const char *what, size_t len)
 
 const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc)
 {
-    const armcii_seg_t *seg = armcii_region_find(&armcii_g.regions, proc, (uintptr_t)addr, len);
+    const armcii_seg_t *seg =
+        armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)addr, len);
     if (!seg)
         armcii_fatal(call, "remote address %p (+%zu bytes) on process %d is outside every ARMCI "
                            "allocation of that process",

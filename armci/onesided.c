@@ -17,7 +17,7 @@ static int collect_unlocked(const char *call, int what, void *local, void *remot
      * the last-hit index of) this process's own segments, never another's. */
     if (proc < 0 || proc >= armcii_g.nproc || armcii_path(proc) != ARMCII_PATH_FABRIC ||
         !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl) ||
-        !armcii_region_find(&armcii_g.regions, proc, (uintptr_t)remote, (size_t)bytes))
+        !armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)remote, (size_t)bytes))
         return 0;
     return armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
 }

@@ -182,15 +182,14 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *lo
 int armcii_agg_collect_unlocked(armci_hdl_t *hdl, int what, char *local, char *remote,
                                 size_t len, int target)
 {
-    if (hdl->slot < 0 || hdl->slot >= ntable || armcii_cache_engine_on() ||
+    if (hdl->slot < 0 || hdl->slot >= ntable || armcii_g.cache_engine ||
         armcii_path(target) != ARMCII_PATH_FABRIC)
         return 0;
     agg_t *a = &table[hdl->slot];
     if (!a->in_use || a->gen != ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) ||
         a->target != target || a->n == a->cap || a->n + 1 >= (size_t)armcii_g.env.AGG_MAX)
         return 0; /* errors, growth and flushes belong to the locked path */
-    if (what != ARMCII_NC_GET)
-        armcii_cache_write(target, remote, len); /* an epoch count only: no engine */
+    /* No cache engine, so no fill in flight that a put's epoch count could concern. */
     a->blk[a->n] = (armcii_blk_t){local, remote, len};
     a->is_get[a->n] = (uint8_t)(what == ARMCII_NC_GET);
     a->copy_off[a->n] = SIZE_MAX;

@@ -82,11 +82,7 @@ static void engine_start(const char *call)
         armcii_fatal(call, "out of memory creating the get cache (%zu index slots, %zu bytes)",
                      p.index_slots, p.buffer_bytes);
     cache_g.ready = 1;
-}
-
-int armcii_cache_engine_on(void)
-{
-    return cache_g.ready;
+    armcii_g.cache_engine = 1;
 }
 
 armcii_status_t armcii_cache_rt_init(void)
@@ -117,6 +113,7 @@ void armcii_cache_rt_fini(void)
         armcii_cache_fini(&cache_g.c);
     free(cache_g.put_epoch);
     memset(&cache_g, 0, sizeof(cache_g));
+    armcii_g.cache_engine = 0;
 }
 
 /* ---- allocations and modes ---- */

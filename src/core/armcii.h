@@ -69,6 +69,7 @@ typedef struct {
      * for MPI_THREAD_MULTIPLE): a few steps that touch only what API calls touch may then
      * go without the lock. */
     int one_caller;
+    int cache_engine; /* the get cache's engine is running (it never stops before finalize) */
     int rank, nproc;
     MPI_Comm comm; /* private duplicate of the world communicator */
     armcii_env_t env;
@@ -303,8 +304,6 @@ int armcii_cache_parse_mode(const char *s);
 const char *armcii_cache_mode_name(int mode);
 /** The mode new allocations get. */
 int armcii_cache_default_mode(void);
-/** Has any allocation had its gets cached (is the cache engine running)? */
-int armcii_cache_engine_on(void);
 void armcii_cache_get_stats(armcix_cache_stats_t *s);
 void armcii_cache_reset_stats(void);
 /** A new allocation takes the default mode; a freed one leaves the cache. */

@@ -39,4 +39,20 @@ int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base);
 const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank, uintptr_t addr,
                                        size_t len);
 
+/** armcii_region_find, with its common case inlined: the last segment found for @p rank
+ *  holds the range. */
+static inline const armcii_seg_t *armcii_region_find_fast(armcii_region_table_t *t, int rank,
+                                                          uintptr_t addr, size_t len)
+{
+    if (rank >= 0 && rank < t->nranks) {
+        const armcii_seglist_t *l = &t->ranks[rank];
+        if (l->last < l->n) {
+            const armcii_seg_t *s = &l->segs[l->last];
+            if (addr >= s->base && addr - s->base <= s->size && len <= s->size - (addr - s->base))
+                return s;
+        }
+    }
+    return armcii_region_find(t, rank, addr, len);
+}
+
 #endif

@@ -78,11 +78,6 @@ static int hdl_magic_ok(const armci_hdl_t *h)
     return ((unsigned)h->tag >> 24) == ARMCII_HDL_MAGIC;
 }
 
-int armcii_hdl_is_aggregate(const armci_hdl_t *h)
-{
-    return hdl_magic_ok(h) && ((unsigned)h->tag & ARMCII_HDL_AGG_BIT) != 0;
-}
-
 armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
                                     armcii_req_t **req_p)
 {

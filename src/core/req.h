@@ -68,7 +68,12 @@ typedef enum {
 } armcii_hdl_state_t;
 
 void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate);
-int armcii_hdl_is_aggregate(const armci_hdl_t *h);
+/** Is @p h an initialised handle marked aggregate? */
+static inline int armcii_hdl_is_aggregate(const armci_hdl_t *h)
+{
+    unsigned tag = (unsigned)h->tag;
+    return (tag >> 24) == ARMCII_HDL_MAGIC && (tag & ARMCII_HDL_AGG_BIT) != 0;
+}
 /** The addresses of handles made aggregate (see req.c): add (-1 if out of memory), remove,
  *  ask, forget all. */
 int armcii_agg_addr_add(const armci_hdl_t *h);
