@@ -195,6 +195,46 @@ static double aggregation(int get, int mode, void *remote, char *local)
     return median(t, BATCHES);
 }
 
+#ifndef BENCH_ARMCI_MPI
+/* A notified put, ping-pong between processes 0 and 1: each puts @p n bytes into the
+ * other's block and then a flag the other waits for; half a round trip, us. mode 0:
+ * ARMCI_Put_flag; mode 1: ARMCI_Put, ARMCI_Fence and a value put of the flag, which is
+ * what the flag costs without ARMCI_Put_flag. Collective over processes 0 and 1. */
+static double notify_pingpong(void **base, int me, char *local, size_t n, int mode, int iters)
+{
+    static int seq;
+    int peer = 1 - me;
+    volatile int *mine = (volatile int *)base[me];
+    int *theirs = (int *)base[peer];
+    char *data = (char *)base[peer] + 64;
+    double t[BATCHES];
+    for (int b = -1; b < BATCHES; b++) {
+        ARMCI_Barrier();
+        double t0 = now();
+        for (int i = 0; i < iters; i++) {
+            seq++;
+            for (int turn = 0; turn < 2; turn++) {
+                if ((turn == 0) == (me == 0)) {
+                    if (mode == 0) {
+                        ARMCI_Put_flag(local, data, (int)n, theirs, seq, peer);
+                    } else {
+                        ARMCI_Put(local, data, (int)n, peer);
+                        ARMCI_Fence(peer);
+                        ARMCI_PutValueInt(seq, theirs, peer);
+                    }
+                } else {
+                    while (*mine != seq)
+                        ARMCIX_Progress();
+                }
+            }
+        }
+        if (b >= 0)
+            t[b] = (now() - t0) / iters / 2 * 1e6;
+    }
+    return median(t, BATCHES);
+}
+#endif
+
 static volatile double sink;
 static void compute(double seconds)
 {
@@ -279,6 +319,21 @@ static void run_armci(void)
             for (int mode = 0; mode < 3; mode++)
                 emit(agg_names[get][mode], 8000, aggregation(get, mode, base[1], local), "us");
     }
+#ifndef BENCH_ARMCI_MPI
+    /* both processes take part: the flag comes back */
+    ARMCI_Barrier();
+    memset(base[me], 0, 64);
+    int fabric = strcmp(path_name, "shm") != 0;
+    static const size_t notify_sizes[] = {8, 28672, 262144};
+    for (int k = 0; k < (np == 2 ? 3 : 0); k++)
+        for (int mode = 0; mode < 2; mode++) {
+            size_t n = notify_sizes[k];
+            double us = notify_pingpong(base, me, local, n, mode,
+                                        fabric ? (n > 65536 ? 20 : 100) : 1000);
+            if (me == 0)
+                emit(mode ? "put_fence_flag" : "put_flag", n, us, "us");
+        }
+#endif
     ARMCI_Barrier();
     ARMCI_Free_local(local);
     ARMCI_Free(base[me]);
