@@ -97,7 +97,7 @@ int ARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_s
     armcii_check_remote(call, flag, sizeof(int), proc);
     /* The flag alone, as a flagged put of nothing: it follows the blocks' messages in
      * order, and waits (once) for any zero-copy block to have landed. */
-    armcii_put_flag(call, NULL, NULL, 0, flag, value, proc, NULL);
+    armcii_put_flag(call, NULL, NULL, NULL, 0, flag, value, proc, NULL);
     armcii_unlock();
     return 0;
 }

@@ -52,30 +52,30 @@ VALUE_OPS(Long, long)
 VALUE_OPS(Float, float)
 VALUE_OPS(Double, double)
 
-int ARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value, int proc)
+/* ARMCI_Put_flag (@p hdl NULL) and its nonblocking form. */
+static int put_flag(const char *call, void *src, void *dst, int size, int *flag, int value,
+                    int proc, armci_hdl_t *hdl)
 {
-    static const char call[] = "ARMCI_Put_flag";
     armcii_enter(call);
-    armcii_check_contig(call, src, dst, size, proc);
+    if (hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl))
+        armcii_fatal(call, "flagged puts are not aggregated: use a handle without "
+                           "ARMCI_SET_AGGREGATE_HANDLE");
+    const armcii_seg_t *seg = armcii_check_contig(call, src, dst, size, proc);
     armcii_check_contig(call, &value, flag, sizeof(int), proc);
-    armcii_put_flag(call, src, dst, (size_t)size, flag, value, proc, NULL);
+    armcii_put_flag(call, src, dst, seg, (size_t)size, flag, value, proc, hdl);
     armcii_unlock();
     return 0;
+}
+
+int ARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value, int proc)
+{
+    return put_flag("ARMCI_Put_flag", src, dst, size, flag, value, proc, NULL);
 }
 
 int ARMCIX_NbPut_flag(void *src, void *dst, int size, int *flag, int value, int proc,
                       armci_hdl_t *hdl)
 {
-    static const char call[] = "ARMCIX_NbPut_flag";
-    armcii_enter(call);
-    if (hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl))
-        armcii_fatal(call, "flagged puts are not aggregated: use a handle without "
-                           "ARMCI_SET_AGGREGATE_HANDLE");
-    armcii_check_contig(call, src, dst, size, proc);
-    armcii_check_contig(call, &value, flag, sizeof(int), proc);
-    armcii_put_flag(call, src, dst, (size_t)size, flag, value, proc, hdl);
-    armcii_unlock();
-    return 0;
+    return put_flag("ARMCIX_NbPut_flag", src, dst, size, flag, value, proc, hdl);
 }
 
 void ARMCI_Copy(void *src, void *dst, int size)

@@ -115,6 +115,16 @@ static void flush(const char *call, agg_t *a)
     armcii_agg_flushes++;
 }
 
+/* Records one block in @p a, which has room. */
+static void push(agg_t *a, char *local, size_t copy_off, char *remote, size_t len, int is_get)
+{
+    a->blk[a->n] = (armcii_blk_t){local, remote, len};
+    a->is_get[a->n] = (uint8_t)is_get;
+    a->copy_off[a->n] = copy_off;
+    a->n++;
+    armcii_agg_ops++;
+}
+
 static void append(const char *call, agg_t *a, char *local, size_t copy_off, char *remote,
                    size_t len, int is_get)
 {
@@ -132,11 +142,7 @@ static void append(const char *call, agg_t *a, char *local, size_t copy_off, cha
         a->copy_off = c;
         a->cap = cap;
     }
-    a->blk[a->n] = (armcii_blk_t){local, remote, len};
-    a->is_get[a->n] = (uint8_t)is_get;
-    a->copy_off[a->n] = copy_off;
-    a->n++;
-    armcii_agg_ops++;
+    push(a, local, copy_off, remote, len, is_get);
     if (a->n >= (size_t)armcii_g.env.AGG_MAX)
         flush(call, a);
 }
@@ -182,19 +188,14 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *lo
 int armcii_agg_collect_unlocked(armci_hdl_t *hdl, int what, char *local, char *remote,
                                 size_t len, int target)
 {
-    if (hdl->slot < 0 || hdl->slot >= ntable || armcii_g.cache_engine ||
-        armcii_path(target) != ARMCII_PATH_FABRIC)
+    if (hdl->slot < 0 || hdl->slot >= ntable || armcii_g.cache_engine)
         return 0;
     agg_t *a = &table[hdl->slot];
     if (!a->in_use || a->gen != ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) ||
         a->target != target || a->n == a->cap || a->n + 1 >= (size_t)armcii_g.env.AGG_MAX)
         return 0; /* errors, growth and flushes belong to the locked path */
     /* No cache engine, so no fill in flight that a put's epoch count could concern. */
-    a->blk[a->n] = (armcii_blk_t){local, remote, len};
-    a->is_get[a->n] = (uint8_t)(what == ARMCII_NC_GET);
-    a->copy_off[a->n] = SIZE_MAX;
-    a->n++;
-    armcii_agg_ops++;
+    push(a, local, SIZE_MAX, remote, len, what == ARMCII_NC_GET);
     return 1;
 }
 

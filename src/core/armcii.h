@@ -122,7 +122,7 @@ typedef struct {
      * then wait until what they sent has arrived, since the caller may next block in MPI
      * and never call ARMCI again until its peer, which waits for that data, does. */
     int sends_need_caller;
-    int ncopied; /* requests in flight marked by armcii_req_copied */
+    int ncopied; /* requests in flight of blocking calls that returned (armcii_req_finish) */
     int progress_stop; /* set by the main thread, read by the progress thread: atomics */
     int in_progress; /* re-entrancy guard */
 } armcii_state_t;
@@ -235,11 +235,11 @@ armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void 
 
 /** A new request; when the pool is full the oldest request is completed first. */
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
-/** @p req belongs to a blocking call that returns before it completes, the caller's data
- *  copied out: nothing waits for it closely, so it does not make the progress thread poll
- *  closely (which takes the processor from the computing application). Call before
- *  armcii_req_issued. */
-void armcii_req_copied(armcii_req_t *req);
+/** Issue @p req (armcii_req_issued) for a call that is @p blocking, then wait for it when
+ *  @p wait. A blocking call that returns before its request completes has copied the
+ *  caller's data out: the request is marked so, and does not make the progress thread
+ *  poll closely (which takes the processor from the computing application). */
+void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
 /** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending
@@ -281,9 +281,10 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
                const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
 int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
                size_t len, int target, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
-/** ARMCI_Put_flag: the data, then @p value stored into @p flag once the data is in place. */
-void armcii_put_flag(const char *call, const void *src, void *dst, size_t len, int *flag,
-                     int value, int target, armci_hdl_t *hdl);
+/** ARMCI_Put_flag: the data, then @p value stored into @p flag once the data is in place
+ *  (@p seg: the segment of @p dst, NULL when @p len is 0). */
+void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_seg_t *seg,
+                     size_t len, int *flag, int value, int target, armci_hdl_t *hdl);
 
 /* ---- collective allocation (armci/malloc.c) ---- */
 

@@ -187,11 +187,7 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
         armcii_amb_end(b);
     if (!blocking && hdl)
         armcii_hdl_set(hdl, req->index, req->gen, 0);
-    if (blocking && !wait_here)
-        armcii_req_copied(req);
-    armcii_req_issued(req);
-    if (wait_here)
-        armcii_req_wait(call, req);
+    armcii_req_finish(call, req, blocking, wait_here);
     return 0;
 }
 

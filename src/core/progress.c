@@ -43,11 +43,6 @@ static void release(armcii_req_t *req)
     armcii_pool_release(&armcii_g.pool, req);
 }
 
-void armcii_req_copied(armcii_req_t *req)
-{
-    req->copied = 1;
-    armcii_g.ncopied++;
-}
 
 void armcii_req_op_done(armcii_req_t *req)
 {
@@ -61,6 +56,17 @@ void armcii_req_op_done(armcii_req_t *req)
 void armcii_req_issued(armcii_req_t *req)
 {
     armcii_req_op_done(req);
+}
+
+void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait)
+{
+    if (blocking && !wait) {
+        req->copied = 1;
+        armcii_g.ncopied++;
+    }
+    armcii_req_issued(req);
+    if (wait)
+        armcii_req_wait(call, req);
 }
 
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit)
@@ -282,7 +288,7 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
  *  - the lock is held: the holder is inside ARMCI driving progress, so stay away longer;
  *  - our own requests are in flight: poll closely, completing them is what lets
  *    communication overlap computation (not for those of blocking calls that have
- *    returned, armcii_req_copied: only an acknowledgement is due);
+ *    returned, see armcii_req_finish: only an acknowledgement is due);
  *  - otherwise: serve peers every ARMCI_PROGRESS_INTERVAL_US.
  * An oversubscribed node (more processes than hardware threads) never polls closely, and
  * serves peers every millisecond unless ARMCI_PROGRESS_INTERVAL_US says otherwise.

@@ -109,11 +109,7 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
     armcii_ofi_put(call, req, src, len, target, raddr, seg->rkey, proto);
     if (!blocking)
         hdl_bind(hdl, req);
-    else if (!wait_here)
-        armcii_req_copied(req);
-    armcii_req_issued(req);
-    if (wait_here)
-        armcii_req_wait(call, req);
+    armcii_req_finish(call, req, blocking, wait_here);
     return 0;
 }
 
@@ -125,8 +121,8 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
  * copied out. With @p hdl (ARMCIX_NbPut_flag) the handle completes on the target's
  * acknowledgement; without, fences and WaitAll wait for it like any other.
  */
-void armcii_put_flag(const char *call, const void *src, void *dst, size_t len, int *flag,
-                     int value, int target, armci_hdl_t *hdl)
+void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_seg_t *seg,
+                     size_t len, int *flag, int value, int target, armci_hdl_t *hdl)
 {
     armcii_path_t path = armcii_path(target);
     if (path != ARMCII_PATH_FABRIC) {
@@ -140,8 +136,6 @@ void armcii_put_flag(const char *call, const void *src, void *dst, size_t len, i
         /* Beyond one bounce buffer a blocking call writes the data zero-copy and sends the
          * flag once it has landed: copying through several messages costs more than that
          * wait (256 KiB over tcp, ping-pong: 108 us as messages, 65 us written). */
-        const armcii_seg_t *seg =
-            armcii_region_find_fast(&armcii_g.regions, target, (uintptr_t)dst, len);
         armcii_put(call, src, dst, len, target, seg, NULL, 1);
         src = dst = NULL;
         len = 0;
@@ -156,11 +150,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, size_t len, i
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
     hdl_bind(hdl, req);
-    if (!hdl && !wait_here)
-        armcii_req_copied(req);
-    armcii_req_issued(req);
-    if (wait_here)
-        armcii_req_wait(call, req);
+    armcii_req_finish(call, req, !hdl, wait_here);
 }
 
 int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
@@ -206,10 +196,6 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
     }
     if (!blocking)
         hdl_bind(hdl, req);
-    else if (!wait_here)
-        armcii_req_copied(req);
-    armcii_req_issued(req);
-    if (wait_here)
-        armcii_req_wait(call, req);
+    armcii_req_finish(call, req, blocking, wait_here);
     return 0;
 }
