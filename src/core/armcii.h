@@ -257,6 +257,9 @@ armcii_status_t armcii_live_init(void);
 void armcii_live_fini(void);
 /* Called by every waiting poll: ends the job, naming the rank, if a node peer died. */
 void armcii_live_poll(const char *call);
+/* Called when an operation to @p rank failed: if that rank is a process of this node that
+ * has died (or is dying), ends the job saying so, since that is the cause worth reporting. */
+void armcii_live_blame(const char *call, int rank);
 /** One round of progress: completions, incoming requests, deferred sends. */
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */

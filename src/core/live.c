@@ -4,8 +4,9 @@
  * loop of the runtime goes through armcii_poll_waiting, which asks here every
  * ARMCI_LIVENESS_MS whether the node's processes still exist, and ends the job through
  * ARMCI_Error naming the dead rank as soon as one is gone. Processes on other nodes are not
- * watched here: an operation to one that died fails with a libfabric completion error
- * (reported with the provider's message), or meets ARMCI_TIMEOUT.
+ * watched here: an operation to one that died fails with a libfabric error (reported with
+ * the provider's message), or meets ARMCI_TIMEOUT. When an operation fails, the transport
+ * asks armcii_live_blame first, so a node peer's death is named rather than its symptom.
  */
 #include <errno.h>
 #include <signal.h>
@@ -68,6 +69,31 @@ static int world_rank_of(int node_rank)
     return -1;
 }
 
+static void died(const char *call, int node_rank)
+{
+    armcii_fatal(call,
+                 "rank %d (process %d on this node) has died; this process cannot go on "
+                 "without it (see ARMCI_LIVENESS_MS)",
+                 world_rank_of(node_rank), (int)node_pids[node_rank]);
+}
+
+/* A dying process closes its sockets before it becomes a zombie, so the failure can be seen
+ * a moment before /proc shows the death: look a few times over BLAME_GRACE_MS. */
+#define BLAME_GRACE_MS 1000
+
+void armcii_live_blame(const char *call, int rank)
+{
+    if (!node_pids || rank < 0 || rank >= armcii_g.nproc || rank == armcii_g.rank ||
+        armcii_g.node_of[rank] != armcii_g.node_id)
+        return;
+    int i = armcii_g.node_rank_of[rank];
+    for (int ms = 0; ms <= BLAME_GRACE_MS; ms += 10) {
+        if (gone(node_pids[i]))
+            died(call, i);
+        usleep(10000);
+    }
+}
+
 void armcii_live_poll(const char *call)
 {
     if (!node_pids || armcii_g.env.LIVENESS_MS <= 0 || ++polls % POLLS_PER_LOOK != 0)
@@ -77,11 +103,7 @@ void armcii_live_poll(const char *call)
         return;
     last_look = now;
     for (int i = 0; i < armcii_g.node_size; i++) {
-        if (i == armcii_g.node_rank || !gone(node_pids[i]))
-            continue;
-        armcii_fatal(call,
-                     "rank %d (process %d on this node) has died; this process cannot go on "
-                     "without it (see ARMCI_LIVENESS_MS)",
-                     world_rank_of(i), (int)node_pids[i]);
+        if (i != armcii_g.node_rank && gone(node_pids[i]))
+            died(call, i);
     }
 }

@@ -21,6 +21,7 @@ ofi_state_t armcii_ofi;
 
 void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 {
+    armcii_live_blame(call, target);
     armcii_fatal(call, "%s to rank %d failed: %s (provider %s)", what, target,
                  fi_strerror((int)-rc), armcii_ofi_provider());
 }
@@ -513,6 +514,8 @@ static void report_cq_error(void)
     ofi_op_t *op = err.op_context;
     static const char *kinds[] = {"RMA", "send", "receive", "flush read"};
     const char *prov = fi_cq_strerror(armcii_ofi.cq, err.prov_errno, err.err_data, NULL, 0);
+    if (op)
+        armcii_live_blame("armci progress", op->target);
     armcii_fatal("armci progress", "a %s operation to rank %d failed: %s (provider %s: %s)",
                  op ? kinds[op->kind] : "libfabric", op ? op->target : -1, fi_strerror(err.err),
                  armcii_ofi_provider(), prov ? prov : "no detail");
