@@ -33,8 +33,13 @@ static void print_settings(void)
     armcii_info_line(line);
     if (armcii_g.rank == 0)
         armcii_ofi_describe(armcii_info_line);
-    snprintf(line, sizeof(line), "progress thread: %s",
-             armcii_g.progress_thread_on ? "on" : "off");
+    if (armcii_g.progress_thread_on)
+        snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s",
+                 armcii_topo_progress_cpus(),
+                 armcii_g.progress_kick_on ? "woken by large nonblocking transfers"
+                                           : "not woken by transfers");
+    else
+        snprintf(line, sizeof(line), "progress thread: off");
     armcii_info_line(line);
     fflush(stdout);
 }

@@ -69,6 +69,14 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
             FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 ARMCI_TCP_EAGER=0
         ;;
     esac
+    # the progress thread moved off its process's core and woken by every nonblocking
+    # transfer
+    case $t in
+    t_contig | t_handles | t_progress | t_strided | t_agg)
+        one "$t np=2 fabric tcp, progress thread on CPUs 0-1, always woken" 2 ARMCI_SHM=0 \
+            FI_PROVIDER=tcp ARMCI_PROGRESS_CPUS=0-1 ARMCI_PROGRESS_WAKE_MIN=1 T_PROGRESS_CPUS=0-1
+        ;;
+    esac
     case $t in
     t_contig | t_acc | t_handles | t_strided | t_vector | t_agg)
         one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0

@@ -1,6 +1,7 @@
 #!/bin/sh
 # ThreadSanitizer over t_threads (4 threads per process issuing puts, gets, accumulates and
-# fetch-and-adds beside the progress thread) at 4 processes, about 10 s per configuration.
+# fetch-and-adds beside the progress thread) at 4 processes (2 for the woken thread), about
+# 10 s per configuration.
 # Runs only in a build configured with --enable-tsan; elsewhere it is skipped. Suppressions,
 # each explained, only for Open MPI's own locks: testing/tsan.supp.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +20,7 @@ one() { # one NAME ITERS ENV...
     log=$(mktemp)
     if env "$@" ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=300 \
         TSAN_OPTIONS="halt_on_error=0 suppressions=$here/tsan.supp" \
-        "$run" 4 "$build/testing/mpi/t_threads" "$iters" >"$log" 2>&1 &&
+        "$run" "${NP:-4}" "$build/testing/mpi/t_threads" "$iters" >"$log" 2>&1 &&
         ! grep -q 'WARNING: ThreadSanitizer' "$log"; then
         echo "PASS: tsan t_threads $name"
         pass=$((pass + 1))
@@ -33,5 +34,8 @@ one() { # one NAME ITERS ENV...
 one "shm" 30000 ARMCI_SHM=1
 one "fabric tcp" 800 ARMCI_SHM=0 FI_PROVIDER=tcp
 one "fabric sockets" 800 ARMCI_SHM=0 FI_PROVIDER=sockets
+# two processes, so not oversubscribed: the thread is woken by every transfer
+NP=2 one "fabric tcp, woken thread" 400 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_CPUS=0-1 \
+    ARMCI_PROGRESS_WAKE_MIN=1
 echo "tsan: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -124,6 +124,11 @@ typedef struct {
     int sends_need_caller;
     int ncopied; /* requests in flight of blocking calls that returned (armcii_req_finish) */
     int progress_stop; /* set by the main thread, read by the progress thread: atomics */
+    /* Waking the napping progress thread when a nonblocking request is issued (see
+     * armcii_progress_kick): a counter the thread sleeps on, and whether it sleeps. */
+    int progress_kicks, progress_napping, progress_kick_on;
+    size_t progress_wake_min; /* ARMCI_PROGRESS_WAKE_MIN */
+    int progress_wake_due; /* under the lock: wake the thread once the lock is released */
     int in_progress; /* re-entrancy guard */
 } armcii_state_t;
 
@@ -238,8 +243,11 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
 /** Issue @p req (armcii_req_issued) for a call that is @p blocking, then wait for it when
  *  @p wait. A blocking call that returns before its request completes has copied the
  *  caller's data out: the request is marked so, and does not make the progress thread
- *  poll closely (which takes the processor from the computing application). */
-void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait);
+ *  poll closely (which takes the processor from the computing application). A
+ *  nonblocking call's request of at least ARMCI_PROGRESS_WAKE_MIN @p bytes wakes the
+ *  napping progress thread (armcii_progress_kick). */
+void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait,
+                       size_t bytes);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
 /** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending
@@ -260,6 +268,10 @@ void armcii_live_poll(const char *call);
 /* Called when an operation to @p rank failed: if that rank is a process of this node that
  * has died (or is dying), ends the job saying so, since that is the cause worth reporting. */
 void armcii_live_blame(const char *call, int rank);
+/** Tells the progress thread, if it naps, that a nonblocking request of @p bytes is in
+ *  flight (the wake itself comes at armcii_unlock, through armcii_progress_wake). */
+void armcii_progress_kick(size_t bytes);
+void armcii_progress_wake(void);
 /** One round of progress: completions, incoming requests, deferred sends. */
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */
@@ -362,6 +374,14 @@ armcii_status_t armcii_topo_init(void);
 /** Ranks @p in[0..n) of communicator @p from as ranks of @p to (MPI_UNDEFINED if absent). */
 void armcii_translate(MPI_Comm from, MPI_Comm to, int n, const int *in, int *out);
 void armcii_topo_fini(void);
+/** Sets @p attr to start the progress thread on the CPUs ARMCI_PROGRESS_CPUS chose (by
+ *  default those no process is bound to, if any); 0 when it stays on the process's. */
+int armcii_topo_place_progress_thread(pthread_attr_t *attr);
+/** Those CPUs, in words, for the verbose settings. */
+const char *armcii_topo_progress_cpus(void);
+/** Whether the progress thread may run on a CPU its process's main thread is not bound to
+ *  (else waking it for a transfer only takes the processor from the caller). */
+int armcii_topo_progress_elsewhere(void);
 
 /* ---- locking around API calls ---- */
 
@@ -371,7 +391,11 @@ static inline void armcii_lock(void)
 }
 static inline void armcii_unlock(void)
 {
+    int wake = armcii_g.progress_wake_due;
+    armcii_g.progress_wake_due = 0;
     pthread_mutex_unlock(&armcii_g.lock);
+    if (wake)
+        armcii_progress_wake();
 }
 
 #endif

@@ -162,8 +162,9 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
                                                      : ARMCII_AMB_ACC,
                              type, scale, target);
     char *l, *r;
-    size_t len;
+    size_t len, bytes = 0;
     while (armcii_iter_next(it, &l, &r, &len)) {
+        bytes += len;
         if (hw) {
             const armcii_seg_t *seg = seg_of(call, target, r, len);
             armcii_acc_scale(type, scale, l, staged, len);
@@ -187,7 +188,7 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
         armcii_amb_end(b);
     if (!blocking && hdl)
         armcii_hdl_set(hdl, req->index, req->gen, 0);
-    armcii_req_finish(call, req, blocking, wait_here);
+    armcii_req_finish(call, req, blocking, wait_here, bytes);
     return 0;
 }
 

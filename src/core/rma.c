@@ -75,6 +75,8 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
     armcii_req_issued(req);
     if (blocking)
         armcii_req_wait(call, req);
+    else
+        armcii_progress_kick(len);
     return 0;
 }
 
@@ -109,7 +111,7 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
     armcii_ofi_put(call, req, src, len, target, raddr, seg->rkey, proto);
     if (!blocking)
         hdl_bind(hdl, req);
-    armcii_req_finish(call, req, blocking, wait_here);
+    armcii_req_finish(call, req, blocking, wait_here, len);
     return 0;
 }
 
@@ -150,7 +152,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
     hdl_bind(hdl, req);
-    armcii_req_finish(call, req, !hdl, wait_here);
+    armcii_req_finish(call, req, !hdl, wait_here, len);
 }
 
 int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
@@ -196,6 +198,6 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
     }
     if (!blocking)
         hdl_bind(hdl, req);
-    armcii_req_finish(call, req, blocking, wait_here);
+    armcii_req_finish(call, req, blocking, wait_here, len);
     return 0;
 }

@@ -13,7 +13,7 @@ static const char *kind_names[ARMCII_ST_NKIND] = {"get", "put", "acc", "rmw"};
 static const char *path_names[ARMCII_ST_NPATH] = {"local", "direct", "inject",
                                                   "buffered", "message", "atomic"};
 
-#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + 6)
+#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + 7)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -38,6 +38,8 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)cs.hits;
     strcpy(names[k], "progress thread wake-ups");
     v[k++] = (double)armcii_stats.progress_wakeups;
+    strcpy(names[k], "progress thread woken");
+    v[k++] = (double)armcii_stats.progress_woken;
     strcpy(names[k], "queue-full retries");
     v[k++] = (double)armcii_stats.eagain_retries;
     strcpy(names[k], "seconds waiting");

@@ -23,6 +23,7 @@ typedef struct {
     long bytes[ARMCII_ST_NKIND];
     long agg_ops, agg_flushes;
     long progress_wakeups; /* progress-thread polls that found work */
+    long progress_woken;   /* naps cut short by a large nonblocking transfer (atomic) */
     long eagain_retries;   /* provider queue full, retried */
     double wait_seconds;   /* time spent waiting for completions */
 } armcii_stats_t;

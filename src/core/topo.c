@@ -1,20 +1,100 @@
 /*
  * Node layout: which ranks share a node (MPI_Comm_split_type), and hwloc's view of the
- * node (cores, caches), loaded once for the parts of the runtime that size themselves
- * from it.
+ * node (cores, caches, the CPUs the progress thread may use), loaded once for the parts
+ * of the runtime that size themselves from it.
  */
+#define _GNU_SOURCE /* cpu_set_t, pthread_attr_setaffinity_np */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hwloc.h>
+#include <hwloc/glibc-sched.h>
 
 #include "armcii.h"
+#include "cpus.h"
 
-static void hw_probe(void)
+/* The progress thread's CPUs, chosen by armcii_cpus_choose (cpus.c). */
+static cpu_set_t progress_set;
+static int progress_set_on;
+static int progress_elsewhere;
+static char progress_desc[192];
+
+/* The CPUs some process of this machine is bound to (collective over @p machine; a
+ * process without a topology takes part with NULL bitmaps). */
+static void machine_bound(hwloc_const_cpuset_t allowed, hwloc_const_cpuset_t bound,
+                          hwloc_bitmap_t used, MPI_Comm machine)
+{
+    int nr = allowed ? hwloc_bitmap_nr_ulongs(allowed) : 1;
+    if (nr < 1)
+        nr = 1;
+    MPI_Allreduce(MPI_IN_PLACE, &nr, 1, MPI_INT, MPI_MAX, machine);
+    unsigned long *mine = calloc((size_t)nr, sizeof(unsigned long));
+    unsigned long *all = calloc((size_t)nr, sizeof(unsigned long));
+    if (!mine || !all)
+        armcii_fatal("ARMCI_Init", "out of memory reading the CPU bindings");
+    if (bound)
+        hwloc_bitmap_to_ulongs(bound, (unsigned)nr, mine);
+    MPI_Allreduce(mine, all, nr, MPI_UNSIGNED_LONG, MPI_BOR, machine);
+    if (used)
+        hwloc_bitmap_from_ulongs(used, (unsigned)nr, all);
+    free(mine);
+    free(all);
+}
+
+static void progress_cpus_choose(hwloc_topology_t topo, MPI_Comm machine)
+{
+    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc(), set = hwloc_bitmap_alloc();
+    hwloc_bitmap_t used = hwloc_bitmap_alloc();
+    if (!bound || !set || !used)
+        armcii_fatal("ARMCI_Init", "out of memory reading the CPU bindings");
+    if (hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_THREAD) != 0)
+        hwloc_bitmap_copy(bound, allowed);
+    machine_bound(allowed, bound, used, machine);
+    armcii_cpus_choice_t c;
+    if (armcii_cpus_choose(armcii_g.env.PROGRESS_CPUS, allowed, bound, used,
+                           armcii_g.machine_size, set, &c) != 0)
+        armcii_fatal("ARMCI_Init", "%s", c.desc);
+    progress_elsewhere = c.elsewhere;
+    snprintf(progress_desc, sizeof progress_desc, "%s", c.desc);
+    if (c.move &&
+        hwloc_cpuset_to_glibc_sched_affinity(topo, set, &progress_set, sizeof progress_set) == 0)
+        progress_set_on = 1;
+    hwloc_bitmap_free(bound);
+    hwloc_bitmap_free(set);
+    hwloc_bitmap_free(used);
+}
+
+int armcii_topo_place_progress_thread(pthread_attr_t *attr)
+{
+    if (!progress_set_on)
+        return 0;
+    return pthread_attr_setaffinity_np(attr, sizeof progress_set, &progress_set) == 0;
+}
+
+const char *armcii_topo_progress_cpus(void)
+{
+    return progress_desc;
+}
+
+int armcii_topo_progress_elsewhere(void)
+{
+    return progress_elsewhere;
+}
+
+static void hw_probe(MPI_Comm machine)
 {
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0)
+    if (hwloc_topology_init(&topo) != 0) {
+        machine_bound(NULL, NULL, NULL, machine);
         return;
-    if (hwloc_topology_load(topo) == 0) {
+    }
+    if (hwloc_topology_load(topo) != 0) {
+        machine_bound(NULL, NULL, NULL, machine);
+    } else {
         armcii_g.hw_cores = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
         armcii_g.hw_pus = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
         hwloc_obj_t l2 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0);
@@ -23,6 +103,7 @@ static void hw_probe(void)
             armcii_g.hw_l2 = (size_t)l2->attr->cache.size;
         if (l3 && l3->attr)
             armcii_g.hw_l3 = (size_t)l3->attr->cache.size;
+        progress_cpus_choose(topo, machine);
     }
     hwloc_topology_destroy(topo);
 }
@@ -36,6 +117,7 @@ armcii_status_t armcii_topo_init(void)
     MPI_Comm_rank(armcii_g.node_comm, &armcii_g.node_rank);
     MPI_Comm_size(armcii_g.node_comm, &armcii_g.node_size);
     armcii_g.machine_size = armcii_g.node_size;
+    hw_probe(armcii_g.node_comm); /* the whole machine, before any virtual split */
     long k = armcii_g.env.NODE_SIZE;
     if (k < 0)
         armcii_fatal("ARMCI_Init", "ARMCI_NODE_SIZE=%ld is negative", k);
@@ -74,7 +156,6 @@ armcii_status_t armcii_topo_init(void)
 
     MPI_Comm_split(armcii_g.comm, armcii_g.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_g.rank,
                    &armcii_g.masters_comm);
-    hw_probe();
     return ARMCII_OK;
 }
 

@@ -1,6 +1,11 @@
 /* Progress: while process 1 computes for 2 s without calling ARMCI, an 8-byte get from
- * process 0 must still complete within 100 ms (a functional bound, generous by design). */
+ * process 0 must still complete within 100 ms (a functional bound, generous by design).
+ * With T_PROGRESS_CPUS set (to what ARMCI_PROGRESS_CPUS says), the progress thread of
+ * every process must run on exactly those CPUs. */
+#include <dirent.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tester.h"
 
@@ -11,9 +16,40 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* How many threads of this process other than the main one may run on exactly @p list. */
+static int threads_on(const char *list)
+{
+    DIR *d = opendir("/proc/self/task");
+    CHECK(d != NULL, "cannot list this process's threads");
+    int found = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || atoi(e->d_name) == (int)getpid())
+            continue;
+        char path[300], line[256];
+        snprintf(path, sizeof path, "/proc/self/task/%s/status", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue; /* a thread that has just ended */
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+                char *v = line + 18;
+                v += strspn(v, " \t");
+                v[strcspn(v, "\n")] = '\0';
+                found += !strcmp(v, list);
+            }
+        fclose(f);
+    }
+    closedir(d);
+    return found;
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
+    const char *want_cpus = getenv("T_PROGRESS_CPUS");
+    if (want_cpus && ARMCIX_Path_of((t_me + 1) % t_np) == ARMCIX_PATH_FABRIC)
+        CHECK(threads_on(want_cpus) >= 1, "no progress thread runs on CPUs %s", want_cpus);
     void **base = malloc((size_t)t_np * sizeof(void *));
     ARMCI_Malloc(base, 64);
     *(long *)base[t_me] = 4242 + t_me;

@@ -1,6 +1,7 @@
 /*
  * Unit tests of the pure parts of the core: environment table, heap allocator, region
- * table, request pool and handle encoding, protocol selector, and the header ABI.
+ * table, request pool and handle encoding, protocol selector, the progress thread's
+ * CPUs, and the header ABI.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "../../src/core/select.h"
 #include "../../src/coll/morton.h"
 #include "../../src/core/iter.h"
+#include "../../src/core/cpus.h"
 
 /* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
 
@@ -416,6 +418,67 @@ static void report_each(void)
     }
 }
 
+/* ---- the progress thread's CPUs ---- */
+
+static hwloc_bitmap_t cpus(const char *list)
+{
+    hwloc_bitmap_t b = hwloc_bitmap_alloc();
+    CU_ASSERT_FATAL(b != NULL);
+    CU_ASSERT_FATAL(hwloc_bitmap_list_sscanf(b, list) == 0);
+    return b;
+}
+
+/* Chooses for a process bound to @p bound on a machine of CPUs @p allowed, with the
+ * machine's processes bound to @p used; @p expect is the chosen list, "" for none. */
+static void choose(const char *want, const char *allowed, const char *bound, const char *used,
+                   int nprocs, int rc, const char *expect, int elsewhere)
+{
+    hwloc_bitmap_t a = cpus(allowed), b = cpus(bound), u = cpus(used), set = cpus("");
+    armcii_cpus_choice_t c;
+    CU_ASSERT_EQUAL(armcii_cpus_choose(want, a, b, u, nprocs, set, &c), rc);
+    char got[64];
+    hwloc_bitmap_list_snprintf(got, sizeof got, set);
+    if (strcmp(got, expect) != 0 || c.elsewhere != elsewhere || c.move != (expect[0] != 0))
+        printf("\n  %s on %s, bound %s, used %s: got '%s' (move %d, elsewhere %d), wanted "
+               "'%s' (elsewhere %d): %s\n",
+               want, allowed, bound, used, got, c.move, c.elsewhere, expect, elsewhere, c.desc);
+    CU_ASSERT_STRING_EQUAL(got, expect);
+    CU_ASSERT_EQUAL(c.move, expect[0] != 0);
+    CU_ASSERT_EQUAL(c.elsewhere, elsewhere);
+    hwloc_bitmap_free(a);
+    hwloc_bitmap_free(b);
+    hwloc_bitmap_free(u);
+    hwloc_bitmap_free(set);
+}
+
+static void test_progress_cpus(void)
+{
+    /* Two processes bound to the two CPUs: nowhere free, the thread stays and is not woken. */
+    choose("auto", "0-1", "0", "0-1", 2, 0, "", 0);
+    /* Eight CPUs, two bound processes: the thread goes to the six free ones. */
+    choose("auto", "0-7", "1", "0-1", 2, 0, "2-7", 1);
+    /* Unbound processes: left to the scheduler, woken only if CPUs outnumber processes. */
+    choose("auto", "0-7", "0-7", "0-7", 4, 0, "", 1);
+    choose("auto", "0-1", "0-1", "0-1", 2, 0, "", 0);
+    choose("", "0-7", "0-7", "0-7", 8, 0, "", 0);
+    /* inherit never moves it. */
+    choose("inherit", "0-7", "1", "0-1", 2, 0, "", 0);
+    /* A list: taken as given; woken when it reaches beyond the process's own CPUs. */
+    choose("3,5-6", "0-7", "1", "0-1", 2, 0, "3,5-6", 1);
+    choose("1", "0-7", "1", "0-1", 2, 0, "1", 0);
+    /* Not a list of allowed CPUs: an error naming the variable. */
+    hwloc_bitmap_t a = cpus("0-1"), b = cpus("0"), set = cpus("");
+    armcii_cpus_choice_t c;
+    CU_ASSERT_EQUAL(armcii_cpus_choose("5", a, b, a, 2, set, &c), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c.desc, "ARMCI_PROGRESS_CPUS=5"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c.desc, "0-1"));
+    CU_ASSERT_EQUAL(armcii_cpus_choose("lots", a, b, a, 2, set, &c), -1);
+    CU_ASSERT_EQUAL(armcii_cpus_choose("0-", a, b, a, 2, set, &c), -1);
+    hwloc_bitmap_free(a);
+    hwloc_bitmap_free(b);
+    hwloc_bitmap_free(set);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -433,6 +496,7 @@ int main(void)
     CU_add_test(s, "morton_code", test_morton_code);
     CU_add_test(s, "morton_share", test_morton_share);
     CU_add_test(s, "strided_iter", test_strided_iter);
+    CU_add_test(s, "progress_cpus", test_progress_cpus);
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     report_each();
