@@ -14,7 +14,7 @@ ARMCII_ENV(DOMAIN_NODE, BOOL, "1", "report nodes as ARMCI domains (so Global Arr
 ARMCII_ENV(SHM_HEAP_SIZE, SIZE, "64G", "virtual address space reserved per process for ARMCI_Malloc (backed only when allocated)")
 ARMCII_ENV(SHM_RELEASE_MIN, SIZE, "64M", "freed blocks at least this large return their pages to the system; smaller ones stay backed for reuse")
 ARMCII_ENV(PROGRESS_THREAD, AUTO, "auto", "run a progress thread; auto = when the provider needs manual data progress")
-ARMCII_ENV(PROGRESS_INTERVAL_US, INT, "200", "sleep of the idle progress thread between polls, in microseconds (unset: 1000 where processes outnumber hardware threads)")
+ARMCII_ENV(PROGRESS_INTERVAL_US, INT, "200", "sleep of the idle progress thread between polls, in microseconds (unset: 1000 where the thread has no CPU of its own: processes outnumber hardware threads, or every CPU has a process bound to it)")
 ARMCII_ENV(PROGRESS_CPUS, STR, "auto", "CPUs the progress thread runs on, as a list (0-3,8); auto = the CPUs of this machine no process is bound to, if the launcher bound the processes and left some free, else the process's CPUs; inherit = always the process's CPUs")
 ARMCII_ENV(PROGRESS_WAKE_MIN, SIZE, "64K", "a nonblocking transfer of at least this many bytes wakes the napping progress thread, so that it moves the data while the caller computes; only where the thread has a CPU no process is bound to (see ARMCI_PROGRESS_CPUS) or CPUs outnumber unbound processes; 0: never")
 ARMCII_ENV(MAX_REQUESTS, INT, "4096", "request pool size; when it is full the oldest request is completed")

@@ -298,8 +298,9 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
  *    returned, see armcii_req_finish: only an acknowledgement is due);
  *  - otherwise: serve peers every ARMCI_PROGRESS_INTERVAL_US, or sooner when a large
  *    nonblocking request is issued (armcii_progress_kick).
- * An oversubscribed node (more processes than hardware threads) never polls closely, and
- * serves peers every millisecond unless ARMCI_PROGRESS_INTERVAL_US says otherwise.
+ * An oversubscribed node (more processes than hardware threads) never polls closely; a
+ * thread without a CPU of its own serves peers every millisecond unless
+ * ARMCI_PROGRESS_INTERVAL_US says otherwise.
  * Sleeping on the completion queue's file descriptor instead was tried: with
  * tcp;ofi_rxm it does not wake for incoming RMA requests, and a get to a computing
  * process then took 1.5-3 ms instead of 0.27 ms.
@@ -347,10 +348,13 @@ void armcii_progress_wake(void)
         __atomic_add_fetch(&armcii_stats.progress_woken, 1, __ATOMIC_RELAXED);
 }
 
-/* Oversubscribed, every wake-up of a progress thread takes the processor from a process:
- * unless the interval was chosen, it is this long. NAS CG class A over tcp, 4 processes
- * on 2 cores: 0.91 s at 200 us, 0.77 s at 1 ms. */
-#define OVERSUBSCRIBED_INTERVAL_US 1000L
+/* Without a CPU of its own (oversubscribed, or every CPU has its bound process), every
+ * wake-up of a progress thread takes the processor from a computing process: unless the
+ * interval was chosen, it is this long. NAS CG class A over tcp, 4 processes on 2 cores:
+ * 0.91 s at 200 us, 0.77 s at 1 ms; 2 processes on 2 cores, medians of 5 interleaved
+ * runs at 200 us and 1 ms: CG armci-nb 0.508 and 0.401 s, MG armci 0.521 and 0.481 s,
+ * MG armci-nb 0.548 and 0.502 s. */
+#define SHARED_INTERVAL_US 1000L
 
 static int oversubscribed(void)
 {
@@ -360,9 +364,9 @@ static int oversubscribed(void)
 static void *progress_main(void *arg)
 {
     long interval_us = armcii_g.env.PROGRESS_INTERVAL_US;
-    if (oversubscribed() && !getenv("ARMCI_PROGRESS_INTERVAL_US") &&
-        interval_us < OVERSUBSCRIBED_INTERVAL_US)
-        interval_us = OVERSUBSCRIBED_INTERVAL_US;
+    if ((oversubscribed() || !armcii_topo_progress_elsewhere()) &&
+        !getenv("ARMCI_PROGRESS_INTERVAL_US") && interval_us < SHARED_INTERVAL_US)
+        interval_us = SHARED_INTERVAL_US;
     struct timespec idle = {.tv_sec = interval_us / 1000000,
                             .tv_nsec = (interval_us % 1000000) * 1000L};
     struct timespec busy = {.tv_sec = (5 * interval_us) / 1000000,
