@@ -36,8 +36,9 @@ static void print_settings(void)
     if (armcii_g.progress_thread_on)
         snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s",
                  armcii_topo_progress_cpus(),
-                 armcii_g.progress_kick_on ? "woken by large nonblocking transfers"
-                                           : "not woken by transfers");
+                 armcii_g.progress_own_cpu && armcii_g.env.PROGRESS_WAKE_MIN > 0
+                     ? "woken by large nonblocking transfers"
+                     : "not woken by transfers");
     else
         snprintf(line, sizeof(line), "progress thread: off");
     armcii_info_line(line);

@@ -124,10 +124,12 @@ typedef struct {
     int sends_need_caller;
     int ncopied; /* requests in flight of blocking calls that returned (armcii_req_finish) */
     int progress_stop; /* set by the main thread, read by the progress thread: atomics */
-    /* Waking the napping progress thread when a nonblocking request is issued (see
-     * armcii_progress_kick): a counter the thread sleeps on, and whether it sleeps. */
-    int progress_kicks, progress_napping, progress_kick_on;
-    size_t progress_wake_min; /* ARMCI_PROGRESS_WAKE_MIN */
+    /* The thread runs where no process is bound (armcii_topo_progress_elsewhere) and the
+     * node is not oversubscribed: it naps ARMCI_PROGRESS_INTERVAL_US, not 1 ms, and large
+     * nonblocking requests wake it (armcii_progress_kick). */
+    int progress_own_cpu;
+    /* Waking the napping thread: a counter it sleeps on, and whether it sleeps. */
+    int progress_kicks, progress_napping;
     int progress_wake_due; /* under the lock: wake the thread once the lock is released */
     int in_progress; /* re-entrancy guard */
 } armcii_state_t;
@@ -392,7 +394,8 @@ static inline void armcii_lock(void)
 static inline void armcii_unlock(void)
 {
     int wake = armcii_g.progress_wake_due;
-    armcii_g.progress_wake_due = 0;
+    if (wake)
+        armcii_g.progress_wake_due = 0;
     pthread_mutex_unlock(&armcii_g.lock);
     if (wake)
         armcii_progress_wake();

@@ -328,7 +328,8 @@ static void nap(const struct timespec *howlong, int seen)
 
 void armcii_progress_kick(size_t bytes)
 {
-    if (!armcii_g.progress_kick_on || bytes < armcii_g.progress_wake_min)
+    long min = armcii_g.env.PROGRESS_WAKE_MIN;
+    if (!armcii_g.progress_own_cpu || min <= 0 || bytes < (size_t)min)
         return;
     armcii_g.progress_wake_due = 1; /* armcii_unlock then calls armcii_progress_wake */
 }
@@ -364,8 +365,8 @@ static int oversubscribed(void)
 static void *progress_main(void *arg)
 {
     long interval_us = armcii_g.env.PROGRESS_INTERVAL_US;
-    if ((oversubscribed() || !armcii_topo_progress_elsewhere()) &&
-        !getenv("ARMCI_PROGRESS_INTERVAL_US") && interval_us < SHARED_INTERVAL_US)
+    if (!armcii_g.progress_own_cpu && !getenv("ARMCI_PROGRESS_INTERVAL_US") &&
+        interval_us < SHARED_INTERVAL_US)
         interval_us = SHARED_INTERVAL_US;
     struct timespec idle = {.tv_sec = interval_us / 1000000,
                             .tv_nsec = (interval_us % 1000000) * 1000L};
@@ -404,16 +405,14 @@ static void *progress_main(void *arg)
 armcii_status_t armcii_progress_thread_start(void)
 {
     long want = armcii_g.env.PROGRESS_THREAD;
-    armcii_g.progress_wake_min = (size_t)armcii_g.env.PROGRESS_WAKE_MIN;
     int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_ofi_manual_progress());
     armcii_g.sends_need_caller = armcii_g.fabric && armcii_ofi_manual_progress() && !on;
     if (!on || !armcii_g.fabric)
         return ARMCII_OK;
     armcii_g.progress_stop = 0;
-    /* Oversubscribed, or confined to its process's CPUs, a woken thread only takes the
-     * processor from the caller that woke it. */
-    armcii_g.progress_kick_on = armcii_g.env.PROGRESS_WAKE_MIN > 0 &&
-                                !oversubscribed() && armcii_topo_progress_elsewhere();
+    /* Oversubscribed, or confined to CPUs with a bound process, every wake of the thread
+     * takes the processor from a computing process (the caller that woke it, or a peer). */
+    armcii_g.progress_own_cpu = !oversubscribed() && armcii_topo_progress_elsewhere();
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     int placed = armcii_topo_place_progress_thread(&attr);
@@ -422,7 +421,7 @@ armcii_status_t armcii_progress_thread_start(void)
     if (rc != 0 && placed) {
         armcii_warn("progress thread: cannot start on %s (%s); it runs on the process's CPUs",
                     armcii_topo_progress_cpus(), strerror(rc));
-        armcii_g.progress_kick_on = 0;
+        armcii_g.progress_own_cpu = 0;
         rc = pthread_create(&armcii_g.progress_tid, NULL, progress_main, NULL);
     }
     if (rc != 0)

@@ -72,11 +72,7 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
     armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), seg->rkey, proto);
     if (!blocking)
         hdl_bind(hdl, req);
-    armcii_req_issued(req);
-    if (blocking)
-        armcii_req_wait(call, req);
-    else
-        armcii_progress_kick(len);
+    armcii_req_finish(call, req, blocking, blocking, len);
     return 0;
 }
 
