@@ -107,9 +107,10 @@ one "t_cache np=3 fabric tcp buffered, small fixed cache" 3 ARMCI_SHM=0 FI_PROVI
 one "t_cache np=3 shm (data only)" 3 ARMCI_SHM=1
 one "t_cache np=2 fabric tcp, ARMCI_CACHE=user" 2 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_CACHE=user
 one "t_cache np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
-# collectives: any P (8 oversubscribed is fine for correctness), both shared-heap algorithms
+# collectives: any P (8 oversubscribed is fine for correctness), every shared-heap algorithm
+# (the default, auto, takes pull for small data and morton above)
 prog="$bin/t_coll"
-for alg in morton naive; do
+for alg in morton naive pull auto; do
     for np in 1 3 4 8; do
         one "t_coll np=$np $alg" $np ARMCI_COLL_ALG=$alg
     done

@@ -7,6 +7,9 @@
  * (ARMCI_COLL_ALG=naive, for comparison). The world over several nodes combines this with
  * one exchange between nodes (hier.c). Other groups that span nodes, runs without shared
  * memory, and ARMCI_COLL_ALG=mpi use MPI's collectives.
+ *
+ * Small exchanges of the whole node (ARMCI_COLL_ALG=pull, and auto up to
+ * ARMCI_COLL_SMALL bytes of send data) synchronise once instead of twice: see pull().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +20,11 @@
 #define ALG_MORTON ARMCII_COLL_MORTON
 #define ALG_NAIVE ARMCII_COLL_NAIVE
 #define ALG_MPI ARMCII_COLL_MPI
+#define ALG_PULL ARMCII_COLL_PULL
+#define ALG_AUTO ARMCII_COLL_AUTO
 
-static stage_t stage_send, stage_recv;
+static stage_t stage_send, stage_recv, stage_small;
+static uint64_t small_seq; /* pull() calls so far: the same count on every process */
 
 enum { ACROSS_HIER, ACROSS_MPI };
 static int across_decided = -1; /* auto's choice, made at the first collective of the world */
@@ -55,6 +61,8 @@ void armcii_coll_fini(void)
 {
     armcii_coll_stage_free(&stage_send);
     armcii_coll_stage_free(&stage_recv);
+    armcii_coll_stage_free(&stage_small);
+    small_seq = 0;
     armcii_coll_hier_stage_fini();
     armcii_coll_hier_fini();
     across_decided = -1;
@@ -69,7 +77,47 @@ static int algorithm(const char *call)
         return ALG_NAIVE;
     if (strcmp(a, "mpi") == 0)
         return ALG_MPI;
-    armcii_fatal(call, "ARMCI_COLL_ALG=\"%s\" is not morton, naive or mpi", a);
+    if (strcmp(a, "pull") == 0)
+        return ALG_PULL;
+    if (strcmp(a, "auto") == 0)
+        return ALG_AUTO;
+    armcii_fatal(call, "ARMCI_COLL_ALG=\"%s\" is not morton, naive, pull, mpi or auto", a);
+}
+
+/*
+ * The copies of a small exchange of the whole node, with one synchronisation. Each
+ * process copies its send data into one half of its own staging buffer (the halves
+ * alternate from call to call), publishes the call's sequence number, and then copies
+ * its own row out of every other process's half as soon as that process has published
+ * the same number. It writes nothing but its own receive buffer, so nobody waits for the
+ * copies to end; and a half is overwritten two calls later, by when each reader has
+ * published the next number, that is, has left the call that read it. Morton and naive
+ * meet twice instead: before the copies (the send data is in place) and after them (the
+ * receive buffers are complete); for small blocks the meetings are the cost.
+ */
+static void pull(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,
+                 int P, int me)
+{
+    size_t half = (size_t)armcii_g.env.COLL_SMALL, ssize = allgather ? bb : bb * (size_t)P;
+    char *st = armcii_coll_staging(call, &stage_small, 2 * half); /* once: the size is fixed */
+    uint64_t seq = ++small_seq;
+    memcpy(st + (seq & 1) * half, sendbuf, ssize);
+    armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
+    my->small_buf = st;
+    __atomic_store_n(&my->small_seq, seq, __ATOMIC_RELEASE);
+
+    char *rbuf = recvbuf;
+    size_t from = allgather ? 0 : (size_t)me * bb; /* my block in everybody's send data */
+    memcpy(rbuf + (size_t)me * bb, (const char *)sendbuf + from, bb);
+    /* Start with the next process, so that P processes do not all wait on the same one. */
+    for (int d = 1; d < P; d++) {
+        int i = (me + d) % P;
+        armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
+        unsigned idle = 0;
+        while (__atomic_load_n(&o->small_seq, __ATOMIC_ACQUIRE) < seq)
+            armcii_poll_waiting(call, &idle);
+        memcpy(rbuf + (size_t)i * bb, o->small_buf + (seq & 1) * half + from, bb);
+    }
 }
 
 
@@ -142,12 +190,17 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     MPI_Comm_rank(comm, &me);
     size_t ssize = allgather ? bb : bb * (size_t)P, rsize = bb * (size_t)P;
     int alg = algorithm(call);
+    int small = armcii_g.env.COLL_SMALL > 0 && ssize <= (size_t)armcii_g.env.COLL_SMALL;
+    if (alg == ALG_AUTO)
+        alg = small ? ALG_PULL : ALG_MORTON;
     MPI_Request r;
     /* The world over several nodes, each with its shared heap: node-level copies plus one
      * exchange between the nodes' leaders (decided alike everywhere: a node of one process
      * has no shared heap, but ARMCI_SHM is the same for all). */
     int hier = alg != ALG_MPI && armcii_g.env.SHM && armcii_g.nnodes > 1 &&
                comm == armcii_g.comm && across_nodes(call, bb) == ACROSS_HIER;
+    if (alg == ALG_PULL && (hier || !small))
+        alg = ALG_NAIVE; /* pull's sibling with two meetings, for any size and across nodes */
     if (alg == ALG_MPI || (!hier && !one_node(comm, P))) {
         if (allgather)
             MPI_Iallgather(sendbuf, (int)bb, MPI_BYTE, recvbuf, (int)bb, MPI_BYTE, comm, &r);
@@ -156,6 +209,15 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
         armcii_mpi_wait(call, &r);
         return 0;
     }
+    /* The whole node at once (the world on one node): the sequence numbers of pull() are
+     * counted by every process alike. */
+    int whole_node = comm == armcii_g.comm && P == armcii_g.node_size;
+    if (alg == ALG_PULL && whole_node) {
+        pull(call, allgather, sendbuf, recvbuf, bb, P, me);
+        return 0;
+    }
+    if (alg == ALG_PULL)
+        alg = ALG_NAIVE;
     /* Expose both buffers in the shared heap. */
     char *sbuf = (char *)sendbuf, *rbuf = recvbuf;
     if (!in_my_heap(sendbuf, ssize)) {
@@ -178,7 +240,6 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * the node's shared slots and meet at a shared-memory barrier, about 0.1 us instead of
      * an MPI exchange. Otherwise exchange them through MPI. Either doubles as "everybody's
      * send data is in place". */
-    int whole_node = comm == armcii_g.comm && P == armcii_g.node_size;
     if (whole_node) {
         armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
         my->coll_buf[0] = sbuf;

@@ -9,7 +9,7 @@
 
 #include "../core/armcii.h"
 
-enum { ARMCII_COLL_MORTON, ARMCII_COLL_NAIVE, ARMCII_COLL_MPI };
+enum { ARMCII_COLL_MORTON, ARMCII_COLL_NAIVE, ARMCII_COLL_MPI, ARMCII_COLL_PULL, ARMCII_COLL_AUTO };
 
 /** A buffer of this process's slice of the node heap, kept between calls. */
 typedef struct {

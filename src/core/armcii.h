@@ -59,8 +59,11 @@ typedef struct {
                                  buffers for the exchange between nodes) */
     uint64_t bar_count;       /* node barrier (used in node rank 0's slot) */
     uint64_t bar_gen;
-    char pad[128 - sizeof(pthread_mutex_t) - 4 * sizeof(char *) - 2 * sizeof(uint64_t)];
+    uint64_t small_seq;       /* small collectives: the last call whose send data is staged */
+    char *small_buf;          /* ... in these two halves, alternately (see coll.c) */
+    char pad[128 - sizeof(pthread_mutex_t) - 5 * sizeof(char *) - 3 * sizeof(uint64_t)];
 } armcii_node_slot_t;
+_Static_assert(sizeof(armcii_node_slot_t) == 128, "a node slot is two cache lines");
 
 typedef struct {
     /* identity */

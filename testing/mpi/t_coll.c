@@ -1,6 +1,7 @@
 /* ARMCIX_Alltoall and ARMCIX_Allgather against MPI_Alltoall and MPI_Allgather: block sizes
  * from 1 byte to 1 MiB, ordinary buffers (staged) and ARMCI_Malloc_local buffers (used in
- * place), the world and a group of the odd processes. The algorithm is ARMCI_COLL_ALG. */
+ * place), the world and a group of the odd processes; and a burst of calls back to back,
+ * checked against the values sent. The algorithm is ARMCI_COLL_ALG. */
 #include <string.h>
 
 #include "tester.h"
@@ -46,6 +47,57 @@ static int run(int allgather, size_t bb, int local_mem, MPI_Comm mcomm, ARMCI_Gr
     return bad;
 }
 
+/* The byte that process @p from sends to process @p to at byte @p i of a block in call
+ * @p k of a burst (allgather: the same for every @p to). */
+static unsigned char burst_byte(int k, int from, int to, size_t i)
+{
+    return (unsigned char)(k * 7 + from * 31 + to * 5 + (int)i);
+}
+
+/* Calls back to back, no other synchronisation between them, alternating all-to-all and
+ * allgather, small and large (so the small path's alternating staging halves are reused
+ * while a slow peer may still be in the previous call, and the paths mix), and a process
+ * that lags now and then. Every result is kept and checked at the end. */
+static int burst(void)
+{
+    enum { K = 400 };
+    const size_t small = 40, large = 6000; /* large: above ARMCI_COLL_SMALL with P >= 1 */
+    size_t max = large * (size_t)t_np;
+    unsigned char *s = malloc(max), *r = malloc((size_t)K * max);
+    size_t *bbs = malloc(K * sizeof(size_t));
+    for (int k = 0; k < K; k++) {
+        int ag = k % 2, big = k % 17 == 16;
+        size_t bb = big ? large : small + (size_t)(k % 5);
+        bbs[k] = bb;
+        for (int to = 0; to < (ag ? 1 : t_np); to++)
+            for (size_t i = 0; i < bb; i++)
+                s[(size_t)to * bb + i] = burst_byte(k, t_me, ag ? 0 : to, i);
+        if ((k + t_me) % 13 == 0)
+            for (volatile int spin = 0; spin < 20000; spin++)
+                ;
+        if (ag)
+            ARMCIX_Allgather(s, r + (size_t)k * max, bb, NULL);
+        else
+            ARMCIX_Alltoall(s, r + (size_t)k * max, bb, NULL);
+    }
+    int bad = 0;
+    for (int k = 0; k < K && !bad; k++) {
+        const unsigned char *got = r + (size_t)k * max;
+        for (int from = 0; from < t_np; from++)
+            for (size_t i = 0; i < bbs[k]; i++)
+                if (got[(size_t)from * bbs[k] + i] != burst_byte(k, from, k % 2 ? 0 : t_me, i)) {
+                    CHECK(0, "burst call %d (%s, %zu-byte blocks): byte %zu from rank %d wrong", k,
+                          k % 2 ? "allgather" : "alltoall", bbs[k], i, from);
+                    bad = 1;
+                    break;
+                }
+    }
+    free(s);
+    free(r);
+    free(bbs);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
@@ -60,6 +112,7 @@ int main(int argc, char **argv)
                 bad += b;
                 runs++;
             }
+    CHECK(!burst(), "back-to-back collectives");
     /* a group: the odd processes */
     int nodd = t_np / 2, odd[8];
     for (int k = 0; k < nodd; k++)

@@ -1,7 +1,8 @@
 /*
  * ARMCIX_Alltoall / ARMCIX_Allgather (the algorithm of ARMCI_COLL_ALG) against Open MPI's
  * MPI_Alltoall / MPI_Allgather in the same run: median time per call against block size,
- * buffers from ARMCI_Malloc_local (in the node heap, so nothing is staged).
+ * buffers from ARMCI_Malloc_local (in the node heap, so that morton and naive stage
+ * nothing) or, with --private, from malloc.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,19 +28,24 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     const char *alg = getenv("ARMCI_COLL_ALG");
     size_t maxb = 1 << 20;
-    char *s = ARMCI_Malloc_local((armci_size_t)(maxb * P)), *r = ARMCI_Malloc_local((armci_size_t)(maxb * P));
-    memset(s, 1, maxb * P);
+    /* --private: buffers from malloc, which the shared-heap algorithms must stage */
+    int priv = argc > 1 && strcmp(argv[1], "--private") == 0;
+    char *s = priv ? malloc(maxb * P) : ARMCI_Malloc_local((armci_size_t)(maxb * P));
+    char *r = priv ? malloc(maxb * P) : ARMCI_Malloc_local((armci_size_t)(maxb * P));
     if (me == 0)
-        printf("# collectives, %d processes%s, median us per call; ours = %s\n", P,
-               P > 2 ? " (oversubscribed: 2 cores)" : "", alg ? alg : "morton");
+        printf("# collectives, %d processes%s, %s buffers, median us per call; ours = %s\n", P,
+               P > 2 ? " (oversubscribed: 2 cores)" : "", priv ? "malloc" : "ARMCI_Malloc_local",
+               alg ? alg : "auto");
     if (me == 0)
         printf("%-10s %10s %12s %12s %8s\n", "op", "block", "ours", "MPI", "MPI/ours");
     for (int ag = 0; ag < 2; ag++)
-        for (size_t b = 8; b <= maxb; b *= 8) {
+        for (size_t b = 8; b <= maxb; b *= 4) {
             double t[2][REPS];
             int reps = b >= (1 << 18) ? 5 : REPS;
             for (int impl = 0; impl < 2; impl++)
                 for (int k = 0; k < reps; k++) {
+                    /* new send data every call, as an application writes it */
+                    memset(s, k + 1, ag ? b : b * (size_t)P);
                     MPI_Barrier(MPI_COMM_WORLD);
                     double t0 = MPI_Wtime();
                     if (impl == 0 && ag)
@@ -61,8 +67,13 @@ int main(int argc, char **argv)
                 printf("%-10s %10zu %12.2f %12.2f %8.2f\n", ag ? "allgather" : "alltoall", b,
                        ours, mpi, mpi / ours);
         }
-    ARMCI_Free_local(s);
-    ARMCI_Free_local(r);
+    if (priv) {
+        free(s);
+        free(r);
+    } else {
+        ARMCI_Free_local(s);
+        ARMCI_Free_local(r);
+    }
     ARMCI_Finalize();
     MPI_Finalize();
     return 0;

@@ -14,12 +14,8 @@ ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" $csv
 echo "== sparse matrix-vector product, fabric path (tcp, shared memory off), 2 and 4 processes"
 ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 2 "$b/spmv" 4000
 ARMCI_SHM=0 FI_PROVIDER=tcp "$run" 4 "$b/spmv" 2000
-for np in 2 4; do
-    for alg in morton naive; do
-        echo "== collectives in the node heap, $alg, $np processes"
-        ARMCI_COLL_ALG=$alg "$run" $np "$b/coll_bench"
-    done
-done
+echo "== collectives: every algorithm and MPI's, 2 and 4 processes (make coll-bench: 3 rounds)"
+ROUNDS=1 top_builddir=${top_builddir:-.} "$here/run-coll.sh"
 echo "== raw libfabric floor (fi_read/fi_write, FI_PROVIDER=tcp)"
 FI_PROVIDER=tcp "$run" 2 "$b/armci_bench" --raw-ofi $csv
 echo "== raw shared-memory copy"
