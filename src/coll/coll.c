@@ -189,7 +189,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
     size_t ssize = allgather ? bb : bb * (size_t)P, rsize = bb * (size_t)P;
-    int alg = algorithm(call);
+    int alg = algorithm(call), chosen = alg != ALG_AUTO;
     int small = armcii_g.env.COLL_SMALL > 0 && ssize <= (size_t)armcii_g.env.COLL_SMALL;
     if (alg == ALG_AUTO)
         alg = small ? ALG_PULL : ALG_MORTON;
@@ -218,13 +218,18 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     }
     if (alg == ALG_PULL)
         alg = ALG_NAIVE;
-    /* Expose both buffers in the shared heap. */
+    /* Expose the send buffer in the shared heap, and the receive buffer where others write
+     * into it: Morton's copies land in every receive buffer, naive's only in the copier's
+     * own, and the exchange between nodes packs from and unpacks into the heap. Under auto,
+     * Morton is taken only where every receive buffer already lies in the heap, naive
+     * otherwise (the copy out of a staged receive buffer cost more than Morton saves). */
     char *sbuf = (char *)sendbuf, *rbuf = recvbuf;
     if (!in_my_heap(sendbuf, ssize)) {
         sbuf = armcii_coll_staging(call, &stage_send, ssize);
         memcpy(sbuf, sendbuf, ssize);
     }
-    int stage_out = !in_my_heap(recvbuf, rsize);
+    int r_in_heap = in_my_heap(recvbuf, rsize);
+    int stage_out = !r_in_heap && (hier || (alg == ALG_MORTON && chosen));
     if (stage_out)
         rbuf = armcii_coll_staging(call, &stage_recv, rsize);
     if (hier) {
@@ -233,7 +238,9 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
             memcpy(recvbuf, rbuf, rsize);
         return 0;
     }
-    char *mine[2] = {sbuf, rbuf}, **all = malloc((size_t)P * 2 * sizeof(char *));
+    /* NULL: a receive buffer outside the heap, which only its owner writes */
+    char *mine[2] = {sbuf, r_in_heap || stage_out ? rbuf : NULL};
+    char **all = malloc((size_t)P * 2 * sizeof(char *));
     if (!all)
         armcii_fatal(call, "out of memory");
     /* Every process of the node takes part (the world on one node): publish the buffers in
@@ -242,8 +249,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * send data is in place". */
     if (whole_node) {
         armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
-        my->coll_buf[0] = sbuf;
-        my->coll_buf[1] = rbuf;
+        my->coll_buf[0] = mine[0];
+        my->coll_buf[1] = mine[1];
         armcii_coll_node_barrier(call);
         for (int i = 0; i < P; i++) {
             armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
@@ -255,6 +262,10 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
                        comm, &r);
         armcii_mpi_wait(call, &r);
     }
+    for (int i = 0; i < P && alg == ALG_MORTON; i++)
+        if (!all[2 * i + 1])
+            alg = ALG_NAIVE; /* the same decision everywhere: all saw the same pointers */
+    all[2 * me + 1] = rbuf;
     /* Cell (i, j): alltoall moves block j of process i to block i of process j;
      * allgather moves process j's block to block j of process i. */
     uint32_t *rows = malloc((size_t)P * sizeof(uint32_t)), *cols = malloc((size_t)P * sizeof(uint32_t));

@@ -1,6 +1,6 @@
 /* ARMCIX_Alltoall and ARMCIX_Allgather against MPI_Alltoall and MPI_Allgather: block sizes
- * from 1 byte to 1 MiB, ordinary buffers (staged) and ARMCI_Malloc_local buffers (used in
- * place), the world and a group of the odd processes; and a burst of calls back to back,
+ * from 1 byte to 1 MiB, ordinary buffers (staged), ARMCI_Malloc_local buffers (used in
+ * place) and some of each, the world and a group of the odd processes; and a burst of calls back to back,
  * checked against the values sent. The algorithm is ARMCI_COLL_ALG. */
 #include <string.h>
 
@@ -19,6 +19,8 @@ static int run(int allgather, size_t bb, int local_mem, MPI_Comm mcomm, ARMCI_Gr
     MPI_Comm_rank(mcomm, &me);
     size_t ssize = allgather ? bb : bb * (size_t)P, rsize = bb * (size_t)P;
     unsigned char *s, *r, *ref = malloc(rsize);
+    if (local_mem == 2) /* mixed: the odd processes' buffers in the heap, the others' not */
+        local_mem = me % 2;
     if (local_mem) {
         s = ARMCI_Malloc_local((armci_size_t)ssize);
         r = ARMCI_Malloc_local((armci_size_t)rsize);
@@ -105,10 +107,11 @@ int main(int argc, char **argv)
     int bad = 0, runs = 0;
     for (int s = 0; s < 6; s++)
         for (int ag = 0; ag < 2; ag++)
-            for (int lm = 0; lm < 2; lm++) {
+            for (int lm = 0; lm < 3; lm++) {
                 int b = run(ag, sizes[s], lm, MPI_COMM_WORLD, NULL);
                 CHECK(!b, "%s of %zu-byte blocks (%s buffers) differs from MPI",
-                      ag ? "allgather" : "alltoall", sizes[s], lm ? "ARMCI local" : "private");
+                      ag ? "allgather" : "alltoall", sizes[s],
+                      lm == 2 ? "mixed" : lm ? "ARMCI local" : "private");
                 bad += b;
                 runs++;
             }
@@ -131,7 +134,7 @@ int main(int argc, char **argv)
         }
         ARMCI_Group_free(&g);
     }
-    CHECK(runs == 24, "runs %d", runs);
+    CHECK(runs == 36, "runs %d", runs);
     ARMCI_Barrier();
     return t_finish("t_coll");
 }
