@@ -42,6 +42,16 @@ static void print_settings(void)
     else
         snprintf(line, sizeof(line), "progress thread: off");
     armcii_info_line(line);
+    if (armcii_g.shm) {
+        snprintf(line, sizeof(line),
+                 "collectives in the node: %.40s; send blocks outside the node heap %s",
+                 armcii_g.env.COLL_ALG,
+                 armcii_coll_cma()
+                     ? "of ARMCI_COLL_CMA bytes and more read in place (process_vm_readv)"
+                 : armcii_g.env.COLL_CMA > 0 ? "staged (process_vm_readv is not permitted here)"
+                                             : "staged (ARMCI_COLL_CMA=0)");
+        armcii_info_line(line);
+    }
     fflush(stdout);
 }
 
@@ -103,6 +113,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
         armcii_g.fabric = 1;
     }
     armcii_groups_init();
+    armcii_coll_init();
     if ((st = armcii_cache_rt_init()) != ARMCII_OK)
         init_fail("creating the get cache", st);
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)

@@ -115,6 +115,11 @@ for alg in morton naive pull auto; do
         one "t_coll np=$np $alg" $np ARMCI_COLL_ALG=$alg
     done
 done
+# large private send buffers read in place (process_vm_readv) from every block size, or
+# always staged
+one "t_coll np=3 ARMCI_COLL_CMA=1" 3 ARMCI_COLL_CMA=1
+one "t_coll np=4 ARMCI_COLL_CMA=1 morton" 4 ARMCI_COLL_CMA=1 ARMCI_COLL_ALG=morton
+one "t_coll np=3 ARMCI_COLL_CMA=0" 3 ARMCI_COLL_CMA=0
 one "t_coll np=3 fabric tcp (MPI across)" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
 one "t_coll np=4 two nodes of 2 (auto: MPI across, oversubscribed)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "t_coll np=2 two nodes of 1, hierarchical" 2 ARMCI_NODE_SIZE=1 FI_PROVIDER=tcp ARMCI_COLL_NODES=hier

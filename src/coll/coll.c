@@ -11,9 +11,13 @@
  * Small exchanges of the whole node (ARMCI_COLL_ALG=pull, and auto up to
  * ARMCI_COLL_SMALL bytes of send data) synchronise once instead of twice: see pull().
  */
+#define _GNU_SOURCE /* process_vm_readv */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
+#include "../core/stats.h"
 #include "coll.h"
 #include "morton.h"
 
@@ -28,6 +32,48 @@ static uint64_t small_seq; /* pull() calls so far: the same count on every proce
 
 enum { ACROSS_HIER, ACROSS_MPI };
 static int across_decided = -1; /* auto's choice, made at the first collective of the world */
+
+/* May the processes of this node read each other's memory (process_vm_readv)? The same
+ * answer everywhere: each tries its neighbour, and all must succeed. */
+static int cma_ok;
+
+void armcii_coll_init(void)
+{
+    cma_ok = 0;
+    if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
+        return;
+    int n = armcii_g.node_size, peer = (armcii_g.node_rank + 1) % n;
+    uint64_t v = 0;
+    struct iovec here = {&v, sizeof v};
+    struct iovec there = {&armcii_g.slots[peer].coll_private, sizeof v};
+    int ok = process_vm_readv(armcii_live_pid(peer), &here, 1, &there, 1, 0) == (ssize_t)sizeof v;
+    MPI_Allreduce(&ok, &cma_ok, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
+}
+
+int armcii_coll_cma(void)
+{
+    return cma_ok;
+}
+
+/* @p len bytes at @p src in the address space of node process @p owner, which published
+ * them as private memory, to @p dst. */
+static void cma_read(const char *call, char *dst, const char *src, size_t len, int owner)
+{
+    pid_t pid = armcii_live_pid(owner);
+    armcii_stats.coll_cma_blocks++;
+    while (len > 0) {
+        struct iovec here = {dst, len}, there = {(void *)src, len};
+        ssize_t got = process_vm_readv(pid, &here, 1, &there, 1, 0);
+        if (got <= 0)
+            armcii_fatal(call,
+                         "reading %zu bytes of the send buffer of node process %d "
+                         "(process %d): %s (set ARMCI_COLL_CMA=0 to stage instead)",
+                         len, owner, (int)pid, got < 0 ? strerror(errno) : "nothing read");
+        dst += got;
+        src += got;
+        len -= (size_t)got;
+    }
+}
 
 static int in_my_heap(const void *p, size_t len)
 {
@@ -120,7 +166,6 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
     }
 }
 
-
 /* How the world's collectives with blocks of @p bb bytes cross nodes (ARMCI_COLL_NODES).
  * The hierarchical exchange saves messages (one per pair of nodes) at the price of four
  * node barriers and a pack and an unpack of what crosses. auto takes it only where that
@@ -202,6 +247,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     if (alg == ALG_PULL && (hier || !small))
         alg = ALG_NAIVE; /* pull's sibling with two meetings, for any size and across nodes */
     if (alg == ALG_MPI || (!hier && !one_node(comm, P))) {
+        armcii_stats.coll[ARMCII_ST_COLL_MPI]++;
         if (allgather)
             MPI_Iallgather(sendbuf, (int)bb, MPI_BYTE, recvbuf, (int)bb, MPI_BYTE, comm, &r);
         else
@@ -213,6 +259,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * counted by every process alike. */
     int whole_node = comm == armcii_g.comm && P == armcii_g.node_size;
     if (alg == ALG_PULL && whole_node) {
+        armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
         pull(call, allgather, sendbuf, recvbuf, bb, P, me);
         return 0;
     }
@@ -224,7 +271,11 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * Morton is taken only where every receive buffer already lies in the heap, naive
      * otherwise (the copy out of a staged receive buffer cost more than Morton saves). */
     char *sbuf = (char *)sendbuf, *rbuf = recvbuf;
-    if (!in_my_heap(sendbuf, ssize)) {
+    /* ... except that large blocks of private send data are read where they are, one copy
+     * instead of two, where the processes may read each other */
+    int s_private = cma_ok && whole_node && !hier && armcii_g.env.COLL_CMA > 0 &&
+                    bb >= (size_t)armcii_g.env.COLL_CMA && !in_my_heap(sendbuf, ssize);
+    if (!s_private && !in_my_heap(sendbuf, ssize)) {
         sbuf = armcii_coll_staging(call, &stage_send, ssize);
         memcpy(sbuf, sendbuf, ssize);
     }
@@ -233,6 +284,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     if (stage_out)
         rbuf = armcii_coll_staging(call, &stage_recv, rsize);
     if (hier) {
+        armcii_stats.coll[ARMCII_ST_COLL_HIER]++;
         armcii_coll_hier(call, allgather, sbuf, rbuf, bb, alg);
         if (stage_out)
             memcpy(recvbuf, rbuf, rsize);
@@ -241,7 +293,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     /* NULL: a receive buffer outside the heap, which only its owner writes */
     char *mine[2] = {sbuf, r_in_heap || stage_out ? rbuf : NULL};
     char **all = malloc((size_t)P * 2 * sizeof(char *));
-    if (!all)
+    int *owner = malloc((size_t)P * sizeof(int)); /* node rank, or -1: the heap, memcpy */
+    if (!all || !owner)
         armcii_fatal(call, "out of memory");
     /* Every process of the node takes part (the world on one node): publish the buffers in
      * the node's shared slots and meet at a shared-memory barrier, about 0.1 us instead of
@@ -251,21 +304,26 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
         armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
         my->coll_buf[0] = mine[0];
         my->coll_buf[1] = mine[1];
+        my->coll_private = (uint64_t)s_private;
         armcii_coll_node_barrier(call);
         for (int i = 0; i < P; i++) {
             armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
             all[2 * i] = o->coll_buf[0];
             all[2 * i + 1] = o->coll_buf[1];
+            owner[i] = o->coll_private && i != me ? armcii_g.node_rank_of[i] : -1;
         }
     } else {
         MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE,
                        comm, &r);
         armcii_mpi_wait(call, &r);
+        for (int i = 0; i < P; i++)
+            owner[i] = -1;
     }
     for (int i = 0; i < P && alg == ALG_MORTON; i++)
         if (!all[2 * i + 1])
             alg = ALG_NAIVE; /* the same decision everywhere: all saw the same pointers */
     all[2 * me + 1] = rbuf;
+    armcii_stats.coll[alg == ALG_MORTON ? ARMCII_ST_COLL_MORTON : ARMCII_ST_COLL_NAIVE]++;
     /* Cell (i, j): alltoall moves block j of process i to block i of process j;
      * allgather moves process j's block to block j of process i. */
     uint32_t *rows = malloc((size_t)P * sizeof(uint32_t)), *cols = malloc((size_t)P * sizeof(uint32_t));
@@ -281,14 +339,18 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     }
     for (int k = 0; k < n; k++) {
         size_t i = rows[k], j = cols[k];
-        if (allgather)
-            memcpy(all[2 * i + 1] + j * bb, all[2 * j], bb);
+        size_t from = allgather ? j : i; /* whose send data */
+        char *dst = allgather ? all[2 * i + 1] + j * bb : all[2 * j + 1] + i * bb;
+        const char *src = allgather ? all[2 * j] : all[2 * i] + j * bb;
+        if (owner[from] >= 0)
+            cma_read(call, dst, src, bb, owner[from]);
         else
-            memcpy(all[2 * j + 1] + i * bb, all[2 * i] + j * bb, bb);
+            memcpy(dst, src, bb);
     }
     free(rows);
     free(cols);
     free(all);
+    free(owner);
     /* every block is in place once everybody has copied its share */
     if (whole_node) {
         armcii_coll_node_barrier(call);

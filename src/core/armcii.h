@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <armci.h>
 #include <armcix.h>
@@ -61,7 +62,8 @@ typedef struct {
     uint64_t bar_gen;
     uint64_t small_seq;       /* small collectives: the last call whose send data is staged */
     char *small_buf;          /* ... in these two halves, alternately (see coll.c) */
-    char pad[128 - sizeof(pthread_mutex_t) - 5 * sizeof(char *) - 3 * sizeof(uint64_t)];
+    uint64_t coll_private;    /* coll_buf[0] is private memory, read with process_vm_readv */
+    char pad[128 - sizeof(pthread_mutex_t) - 5 * sizeof(char *) - 4 * sizeof(uint64_t)];
 } armcii_node_slot_t;
 _Static_assert(sizeof(armcii_node_slot_t) == 128, "a node slot is two cache lines");
 
@@ -268,6 +270,8 @@ void armcii_poll_waiting(const char *call, unsigned *idle);
 /* Dead peers on this node (live.c). */
 armcii_status_t armcii_live_init(void);
 void armcii_live_fini(void);
+/** Process id of the process of this node with node-local rank @p node_rank. */
+pid_t armcii_live_pid(int node_rank);
 /* Called by every waiting poll: ends the job, naming the rank, if a node peer died. */
 void armcii_live_poll(const char *call);
 /* Called when an operation to @p rank failed: if that rank is a process of this node that
@@ -355,6 +359,9 @@ void armcii_cache_fill_end(void *fill);
 
 /* ---- collectives (src/coll/coll.c) ---- */
 
+void armcii_coll_init(void);
+/** May collectives read send buffers in other processes' private memory (process_vm_readv)? */
+int armcii_coll_cma(void);
 void armcii_coll_fini(void);
 
 /* ---- groups (armci/groups.c) ---- */

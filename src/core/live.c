@@ -36,6 +36,11 @@ armcii_status_t armcii_live_init(void)
     return ARMCII_OK;
 }
 
+pid_t armcii_live_pid(int node_rank)
+{
+    return node_pids ? node_pids[node_rank] : -1;
+}
+
 void armcii_live_fini(void)
 {
     free(node_pids);

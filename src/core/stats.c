@@ -13,7 +13,11 @@ static const char *kind_names[ARMCII_ST_NKIND] = {"get", "put", "acc", "rmw"};
 static const char *path_names[ARMCII_ST_NPATH] = {"local", "direct", "inject",
                                                   "buffered", "message", "atomic"};
 
-#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + 7)
+static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull", "collectives morton",
+                                                  "collectives naive", "collectives hier",
+                                                  "collectives mpi"};
+
+#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + ARMCII_ST_NCOLL + 8)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -28,6 +32,12 @@ static void flatten(double *v, char names[][40])
         snprintf(names[k], 40, "%s bytes", kind_names[i]);
         v[k++] = (double)armcii_stats.bytes[i];
     }
+    for (int i = 0; i < ARMCII_ST_NCOLL; i++) {
+        strcpy(names[k], coll_names[i]);
+        v[k++] = (double)armcii_stats.coll[i];
+    }
+    strcpy(names[k], "collective blocks by CMA");
+    v[k++] = (double)armcii_stats.coll_cma_blocks;
     strcpy(names[k], "aggregated ops");
     v[k++] = (double)armcii_agg_ops;
     strcpy(names[k], "aggregate flushes");

@@ -18,8 +18,20 @@ enum {
     ARMCII_ST_NPATH
 };
 
+/* How ARMCIX_Alltoall/Allgather calls ran (src/coll). */
+enum {
+    ARMCII_ST_COLL_PULL,   /* one meeting, send data staged */
+    ARMCII_ST_COLL_MORTON, /* shared along the Z curve */
+    ARMCII_ST_COLL_NAIVE,  /* each process its own row */
+    ARMCII_ST_COLL_HIER,   /* over several nodes: node copies plus an exchange of leaders */
+    ARMCII_ST_COLL_MPI,    /* MPI's collective */
+    ARMCII_ST_NCOLL
+};
+
 typedef struct {
     long ops[ARMCII_ST_NKIND][ARMCII_ST_NPATH];
+    long coll[ARMCII_ST_NCOLL];
+    long coll_cma_blocks; /* blocks read from another process's private memory */
     long bytes[ARMCII_ST_NKIND];
     long agg_ops, agg_flushes;
     long progress_wakeups; /* progress-thread polls that found work */

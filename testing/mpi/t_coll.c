@@ -1,7 +1,8 @@
 /* ARMCIX_Alltoall and ARMCIX_Allgather against MPI_Alltoall and MPI_Allgather: block sizes
- * from 1 byte to 1 MiB, ordinary buffers (staged), ARMCI_Malloc_local buffers (used in
- * place) and some of each, the world and a group of the odd processes; and a burst of calls back to back,
- * checked against the values sent. The algorithm is ARMCI_COLL_ALG. */
+ * from 1 byte to 1 MiB, ordinary buffers (staged or read in place), ARMCI_Malloc_local
+ * buffers (used in place) and some of each, the world and a group of the odd processes;
+ * and a burst of calls back to back, checked against the values sent. The algorithm is
+ * ARMCI_COLL_ALG. */
 #include <string.h>
 
 #include "tester.h"
@@ -111,7 +112,9 @@ int main(int argc, char **argv)
                 int b = run(ag, sizes[s], lm, MPI_COMM_WORLD, NULL);
                 CHECK(!b, "%s of %zu-byte blocks (%s buffers) differs from MPI",
                       ag ? "allgather" : "alltoall", sizes[s],
-                      lm == 2 ? "mixed" : lm ? "ARMCI local" : "private");
+                      lm == 2 ? "mixed"
+                      : lm    ? "ARMCI local"
+                              : "private");
                 bad += b;
                 runs++;
             }

@@ -1,6 +1,8 @@
 /* A known number of operations for the statistics check (testing/stats.sh): 1000 gets of
  * 8 bytes, 100 puts of 64 bytes, 10 double accumulates and 5 fetch-and-adds per process,
- * all to the next process. */
+ * all to the next process; then 10 small all-to-alls and 4 large allgathers. */
+#include <string.h>
+
 #include "tester.h"
 
 int main(int argc, char **argv)
@@ -21,6 +23,21 @@ int main(int argc, char **argv)
     for (int i = 0; i < 5; i++)
         ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, (char *)base[p] + 512, 1, p);
     ARMCI_Barrier();
+    /* collectives: 10 all-to-alls of 8-byte blocks, 4 allgathers of 64 KiB blocks from
+     * malloc buffers */
+    size_t big = 64 << 10;
+    char *s = malloc(big), *r = malloc(big * (size_t)t_np), small[64] = {0}, out[64];
+    memset(s, t_me, big);
+    for (int i = 0; i < 10; i++)
+        ARMCIX_Alltoall(small, out, 8, NULL);
+    for (int i = 0; i < 4; i++)
+        ARMCIX_Allgather(s, r, big, NULL);
+    int got = 1;
+    for (int q = 0; q < t_np; q++)
+        got &= r[(size_t)q * big + big - 1] == (char)q;
+    CHECK(got, "allgather delivered every block");
+    free(s);
+    free(r);
     CHECK(1, "operations issued");
     ARMCI_Free(base[t_me]);
     free(base);
