@@ -32,14 +32,15 @@ barks() { # barks PATTERN NAME ENV...
     shift 2
     log=$(mktemp)
     ok=1
-    if env "$@" ARMCI_WATCHDOG=1 "$run" 3 "$prog" slow >"$log" 2>&1 && grep -q "$pattern" "$log"; then
+    if env "$@" ARMCI_WATCHDOG=1 "$run" 3 "$prog" "${MODE:-slow}" >"$log" 2>&1 &&
+        grep -q "$pattern" "$log"; then
         ok=0
     fi
     report $ok "$name" "$log"
     rm -f "$log"
 }
 
-for mode in storm mutex barrier msg; do
+for mode in storm mutex barrier msg coll; do
     dies $mode ARMCI_SHM=1
     dies $mode ARMCI_SHM=0 FI_PROVIDER=tcp
 done
@@ -49,4 +50,8 @@ barks 'watchdog: ARMCI_Barrier: the collective step has waited 1 s' \
 barks 'watchdog: ARMCI_Get: fi_read to rank 2 has been retried for 1 s' \
     "watchdog reports a get waiting for a slow process (tcp, no progress thread)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0
+MODE=slowcoll barks 'watchdog: ARMCIX_Alltoall: has waited 1 s for rank 2 to reach the same collective call' \
+    "watchdog reports a small all-to-all waiting for a slow process" ARMCI_SHM=1
+MODE=slowcoll barks "watchdog: ARMCIX_Allgather: has waited 1 s for the node's processes to reach the same collective call" \
+    "watchdog reports a large allgather waiting for a slow process" ARMCI_SHM=1
 finish dead

@@ -73,6 +73,8 @@ expect coll_overlap "ARMCIX_Allgather: sendbuf"
 expect coll_not_member "ARMCIX_Alltoall: this process is not a member of the group"
 expect coll_nodes "ARMCIX_Alltoall: ARMCI_COLL_NODES=\"sideways\" is not hier, mpi or auto" \
     ARMCI_NODE_SIZE=1 ARMCI_COLL_NODES=sideways
+expect coll_settings_differ "ARMCI_Init: ARMCI_COLL_SMALL differs between processes (4096 here, from 4096 to 8192 over all processes)"
+expect coll_alg_differs "ARMCI_COLL_ALG differs between processes"
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many

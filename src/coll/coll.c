@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE /* process_vm_readv */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -27,6 +28,10 @@
 #define ALG_PULL ARMCII_COLL_PULL
 #define ALG_AUTO ARMCII_COLL_AUTO
 
+/* What a collective waits for, as the watchdog says it. */
+#define ENTER "reach the same collective call (a process in another call, or with other block \
+sizes or ARMCI_COLL_* settings, never will)"
+
 static stage_t stage_send, stage_recv, stage_small;
 static uint64_t small_seq; /* pull() calls so far: the same count on every process */
 
@@ -37,9 +42,54 @@ static int across_decided = -1; /* auto's choice, made at the first collective o
  * answer everywhere: each tries its neighbour, and all must succeed. */
 static int cma_ok;
 
+static int name_code(const char *v, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(v, names[i]) == 0)
+            return i;
+    return -1; /* not a valid value: the first collective says so */
+}
+
+/* Every process must take the same path through a collective, or the exchange waits
+ * forever: the settings that choose it must agree, which init checks once. */
+static void settings_agree(void)
+{
+    static const char *const algs[] = {"morton", "naive", "pull", "mpi", "auto", NULL};
+    static const char *const nodes[] = {"hier", "mpi", "auto", NULL};
+    struct {
+        const char *name, *text; /* text: the value as set, for the settings that are words */
+        long v;
+    } s[] = {{"ARMCI_COLL_ALG", armcii_g.env.COLL_ALG, name_code(armcii_g.env.COLL_ALG, algs)},
+             {"ARMCI_COLL_NODES", armcii_g.env.COLL_NODES,
+              name_code(armcii_g.env.COLL_NODES, nodes)},
+             {"ARMCI_COLL_SMALL", NULL, armcii_g.env.COLL_SMALL}};
+    enum { N = sizeof s / sizeof s[0] };
+    long v[2 * N];
+    for (int i = 0; i < N; i++) {
+        v[2 * i] = s[i].v;
+        v[2 * i + 1] = -s[i].v;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, v, 2 * N, MPI_LONG, MPI_MAX, armcii_g.comm);
+    for (int i = 0; i < N; i++) {
+        if (v[2 * i] == -v[2 * i + 1])
+            continue;
+        char here[96];
+        if (s[i].text)
+            snprintf(here, sizeof here, "\"%.40s\" here", s[i].text);
+        else
+            snprintf(here, sizeof here, "%ld here, from %ld to %ld over all processes", s[i].v,
+                     -v[2 * i + 1], v[2 * i]);
+        armcii_fatal("ARMCI_Init",
+                     "%s differs between processes (%s); ARMCIX_Alltoall and "
+                     "ARMCIX_Allgather need the same setting everywhere",
+                     s[i].name, here);
+    }
+}
+
 void armcii_coll_init(void)
 {
     cma_ok = 0;
+    settings_agree();
     if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
         return;
     int n = armcii_g.node_size, peer = (armcii_g.node_rank + 1) % n;
@@ -159,9 +209,9 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
     for (int d = 1; d < P; d++) {
         int i = (me + d) % P;
         armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
-        unsigned idle = 0;
+        armcii_watch_t w = {0};
         while (__atomic_load_n(&o->small_seq, __ATOMIC_ACQUIRE) < seq)
-            armcii_poll_waiting(call, &idle);
+            armcii_poll_watched(call, &w, i, ENTER);
         memcpy(rbuf + (size_t)i * bb, o->small_buf + (seq & 1) * half + from, bb);
     }
 }
@@ -222,9 +272,9 @@ void armcii_coll_node_barrier(const char *call)
         __atomic_add_fetch(&s0->bar_gen, 1, __ATOMIC_RELEASE);
         return;
     }
-    unsigned idle = 0;
+    armcii_watch_t w = {0};
     while (__atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE) == gen)
-        armcii_poll_waiting(call, &idle);
+        armcii_poll_watched(call, &w, -1, ENTER);
 }
 
 int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,

@@ -267,6 +267,15 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of
  *  empty polls (@p idle counts them). */
 void armcii_poll_waiting(const char *call, unsigned *idle);
+/** A wait that no time bounds (the others may compute long before they join in), watched:
+ *  with ARMCI_WATCHDOG it says once that it has lasted, for whom (@p rank, or the node's
+ *  processes when negative) to do what (@p to_do). Zero-initialise @p w per wait. */
+typedef struct {
+    double t0;
+    unsigned spins, idle;
+    int barked;
+} armcii_watch_t;
+void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const char *to_do);
 /* Dead peers on this node (live.c). */
 armcii_status_t armcii_live_init(void);
 void armcii_live_fini(void);

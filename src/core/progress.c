@@ -140,11 +140,7 @@ static void timed_out(const char *call, const char *what, int target, double wai
 
 /* Bounds a wait by ARMCI_TIMEOUT, looking at the clock only every CLOCK_EVERY polls; with
  * ARMCI_WATCHDOG, says once that the wait is long (a slow peer, not yet a dead one). */
-typedef struct {
-    double t0;
-    unsigned spins, idle;
-    int barked;
-} watch_t;
+typedef armcii_watch_t watch_t;
 
 static void watch_poll(const char *call, watch_t *w, const char *what, int target)
 {
@@ -167,6 +163,28 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
             armcii_warn("watchdog: %s: %s has waited %.0f s and is still waiting", call, what,
                         now - w->t0);
     }
+}
+
+void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const char *to_do)
+{
+    armcii_poll_waiting(call, &w->idle);
+    if (armcii_g.env.WATCHDOG <= 0 || w->barked || ++w->spins % CLOCK_EVERY != 0)
+        return;
+    double now = armcii_now();
+    if (w->t0 == 0) {
+        w->t0 = now;
+        return;
+    }
+    if (now - w->t0 < armcii_g.env.WATCHDOG)
+        return;
+    w->barked = 1;
+    if (rank >= 0)
+        armcii_warn("watchdog: %s: has waited %.0f s for rank %d to %s, and is still waiting",
+                    call, now - w->t0, rank, to_do);
+    else
+        armcii_warn("watchdog: %s: has waited %.0f s for the node's processes to %s, and is "
+                    "still waiting",
+                    call, now - w->t0, to_do);
 }
 
 void armcii_req_wait(const char *call, armcii_req_t *req)

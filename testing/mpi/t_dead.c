@@ -7,11 +7,12 @@
  *   storm    getting from and putting to it, with a barrier every 64 rounds;
  *   mutex    queued behind it for a mutex it holds;
  *   barrier  waiting for it in ARMCI_Barrier;
+ *   coll     waiting for it in ARMCIX_Alltoall;
  *   msg      waiting for it in armci_msg_dgop.
  * A survivor that is still running 40 s later prints "no error" and exits 3.
  * Mode "slow" kills nobody: the last rank sleeps SLOW seconds outside ARMCI while the others
  * get from it and wait for it in a barrier; with ARMCI_WATCHDOG set they must say so, and
- * the run then ends normally.
+ * the run then ends normally. Mode "slowcoll" does the same with collectives.
  */
 #include <mpi.h>
 #include <signal.h>
@@ -46,6 +47,28 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     double t0 = MPI_Wtime();
 
+    if (!strcmp(mode, "slowcoll")) {
+        /* the last rank is late, SLOW seconds each time, for a small all-to-all (each
+         * process waits for each other's data) and a large allgather (a node barrier) */
+        char s[16384 * 4], r[16384 * 4];
+        int ok = 1;
+        for (int big = 0; big < 2; big++) {
+            size_t bb = big ? sizeof s / 4 : 8;
+            memset(s, me + 1, sizeof s);
+            if (me == victim)
+                sleep(SLOW);
+            if (big)
+                ARMCIX_Allgather(s, r, bb, NULL);
+            else
+                ARMCIX_Alltoall(s, r, bb, NULL);
+            for (int q = 0; q < np; q++)
+                ok &= r[(size_t)q * bb] == (char)(q + 1);
+        }
+        ARMCI_Free(base[me]);
+        ARMCI_Finalize();
+        MPI_Finalize();
+        return ok ? 0 : 1;
+    }
     if (!strcmp(mode, "slow")) {
         if (me == victim) {
             sleep(SLOW);
@@ -102,6 +125,10 @@ int main(int argc, char **argv)
         ARMCI_Unlock(0, 0);
     } else if (!strcmp(mode, "barrier")) {
         ARMCI_Barrier();
+    } else if (!strcmp(mode, "coll")) {
+        char s[8 * 16], r[8 * 16];
+        memset(s, me, sizeof s);
+        ARMCIX_Alltoall(s, r, 8, NULL);
     } else {
         double x = 1.0;
         armci_msg_dgop(&x, 1, "+");

@@ -1,6 +1,7 @@
 /* Misuse, one case per run (named by the first argument). Each case must end the job
  * through ARMCI_Error with a message naming the call and the bad value; errors.sh checks
  * the exit status and the message. Reaching the end of a case is a failure. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tester.h"
@@ -12,6 +13,14 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     if (strcmp(c, "before_init") == 0)
         ARMCI_Put(buf, buf, 8, 0);
+    if (strcmp(c, "coll_settings_differ") == 0) { /* ARMCI_Init must notice */
+        MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
+        setenv("ARMCI_COLL_SMALL", t_me == 0 ? "4K" : "8K", 1);
+    }
+    if (strcmp(c, "coll_alg_differs") == 0) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
+        setenv("ARMCI_COLL_ALG", t_me == 0 ? "pull" : "morton", 1);
+    }
     ARMCI_Init();
     MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
     MPI_Comm_size(MPI_COMM_WORLD, &t_np);
