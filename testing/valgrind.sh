@@ -1,6 +1,7 @@
 #!/bin/sh
-# Valgrind memcheck over the contiguous and strided tests at 2 processes, with node shared
-# memory and over libfabric's tcp provider; any error fails (suppressions, each explained,
+# Valgrind memcheck over the contiguous, strided, get-cache and collective tests at 2
+# processes, with node shared memory and over libfabric's tcp provider; any error fails
+# (suppressions, each explained,
 # only for MPI's process-manager library: testing/valgrind.supp). Part of `make check` in
 # builds without sanitizers; `make valgrind` runs it alone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +17,7 @@ if grep -q '^SAN_CFLAGS = .*-fsanitize' "$build/Makefile" 2>/dev/null; then
 fi
 pass=0
 fail=0
-for t in t_contig t_strided t_cache; do
+for t in t_contig t_strided t_cache t_coll; do
     for cfg in "ARMCI_SHM=1" "ARMCI_SHM=0 FI_PROVIDER=tcp"; do
         log=$(mktemp)
         # a small heap: valgrind tracks every page of the address space it is given
