@@ -1,9 +1,9 @@
 #!/bin/sh
 # Valgrind memcheck over the contiguous, strided, get-cache and collective tests at 2
 # processes, with node shared memory and over libfabric's tcp provider; any error fails
-# (suppressions, each explained,
-# only for MPI's process-manager library: testing/valgrind.supp). Part of `make check` in
-# builds without sanitizers; `make valgrind` runs it alone.
+# (suppressions, each explained, only for MPI's process-manager library:
+# testing/valgrind.supp). Part of `make check` in builds without sanitizers; `make
+# valgrind` runs it alone.
 here=$(cd "$(dirname "$0")" && pwd)
 build=${top_builddir:-.}
 run="$here/run-mpi.sh"
