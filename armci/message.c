@@ -86,6 +86,74 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p)
                  type != ARMCI_FLOAT && type != ARMCI_DOUBLE ? ", or" : "");
 }
 
+/* x = the reduction of the n-element vectors at all (one per process, rank order), in
+ * rank order, so that every process computes the same bits. */
+#define FOLD(ctype, expr)                                                                          \
+    do {                                                                                           \
+        ctype *o = x;                                                                              \
+        const ctype *in = all;                                                                     \
+        for (int i = 0; i < n; i++) {                                                              \
+            ctype a = in[i];                                                                       \
+            for (int p = 1; p < P; p++) {                                                          \
+                ctype b = in[(size_t)p * (size_t)n + (size_t)i];                                   \
+                a = (expr);                                                                        \
+            }                                                                                      \
+            o[i] = a;                                                                              \
+        }                                                                                          \
+    } while (0)
+#define FOLD_ARITH(ctype, mop)                                                                     \
+    do {                                                                                           \
+        if ((mop) == MPI_SUM)                                                                      \
+            FOLD(ctype, a + b);                                                                    \
+        else if ((mop) == MPI_PROD)                                                                \
+            FOLD(ctype, a * b);                                                                    \
+        else if ((mop) == MPI_MAX)                                                                 \
+            FOLD(ctype, b > a ? b : a);                                                            \
+        else                                                                                       \
+            FOLD(ctype, b < a ? b : a);                                                            \
+    } while (0)
+#define FOLD_INT(ctype, mop)                                                                       \
+    do {                                                                                           \
+        if ((mop) == MPI_BOR)                                                                      \
+            FOLD(ctype, a | b);                                                                    \
+        else                                                                                       \
+            FOLD_ARITH(ctype, mop);                                                                \
+    } while (0)
+
+static void fold(void *x, const void *all, int n, int P, int type, MPI_Op mop)
+{
+    switch (type) {
+    case ARMCI_INT: FOLD_INT(int, mop); break;
+    case ARMCI_LONG: FOLD_INT(long, mop); break;
+    case ARMCI_LONG_LONG: FOLD_INT(long long, mop); break;
+    case ARMCI_FLOAT: FOLD_ARITH(float, mop); break;
+    case ARMCI_DOUBLE: FOLD_ARITH(double, mop); break;
+    }
+}
+
+/* The world on one node: gather every process's vector through the node's shared memory
+ * with one synchronisation and reduce it here (ARMCI_COLL_ALG auto or pull, vectors up to
+ * ARMCI_COLL_SMALL). A reduction of one double took 0.74-1.08 us through MPI_Iallreduce
+ * and the runtime's wait, 2 processes, where MPI_Allreduce itself took 0.28 us. */
+static int node_allreduce(const char *call, void *x, int n, size_t es, int type, MPI_Op mop)
+{
+    static void *all;
+    static size_t all_size;
+    size_t need = (size_t)armcii_g.nproc * (size_t)n * es;
+    if (need > all_size) {
+        void *a = realloc(all, need);
+        if (!a)
+            return 0; /* MPI then */
+        all = a;
+        all_size = need;
+    }
+    armcii_cache_sync(); /* a collective is a synchronisation point, as in armcii_mpi_wait */
+    if (!armcii_coll_node_gather(call, x, (size_t)n * es, all))
+        return 0;
+    fold(x, all, n, armcii_g.nproc, type, mop);
+    return 1;
+}
+
 /* x = op over the processes of comm; in place, everyone gets the result. */
 static void allreduce(const char *call, void *x, int n, const char *op, int type, MPI_Comm comm)
 {
@@ -100,6 +168,8 @@ static void allreduce(const char *call, void *x, int n, const char *op, int type
     armcii_check_local(call, "x", x, (size_t)n);
     if (absolute)
         make_abs(x, n, type);
+    if (comm == armcii_g.comm && node_allreduce(call, x, n, es, type, mop))
+        return;
     MPI_Request r;
     MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &r);
     armcii_mpi_wait(call, &r);
@@ -118,6 +188,11 @@ static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm c
 
 static void barrier(const char *call, MPI_Comm comm)
 {
+    if (comm == armcii_g.comm) {
+        armcii_cache_sync();
+        if (armcii_coll_node_sync(call))
+            return;
+    }
     MPI_Request r;
     MPI_Ibarrier(comm, &r);
     armcii_mpi_wait(call, &r);

@@ -45,8 +45,11 @@ for mode in storm mutex barrier msg coll; do
     dies $mode ARMCI_SHM=0 FI_PROVIDER=tcp
 done
 dies storm ARMCI_SHM=0 FI_PROVIDER=sockets
-barks 'watchdog: ARMCI_Barrier: the collective step has waited 1 s' \
+barks "watchdog: ARMCI_Barrier: has waited 1 s for the node's processes to reach the same collective call" \
     "watchdog reports a barrier waiting for a slow process (shm)" ARMCI_SHM=1
+barks 'watchdog: ARMCI_Barrier: the collective step has waited 1 s' \
+    "watchdog reports a barrier waiting for a slow process (MPI's barrier)" ARMCI_SHM=1 \
+    ARMCI_COLL_ALG=mpi
 barks 'watchdog: ARMCI_Get: fi_read to rank 2 has been retried for 1 s' \
     "watchdog reports a get waiting for a slow process (tcp, no progress thread)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0

@@ -29,8 +29,8 @@
 #define ALG_AUTO ARMCII_COLL_AUTO
 
 /* What a collective waits for, as the watchdog says it. */
-#define ENTER "reach the same collective call (a process in another call, or with other block \
-sizes or ARMCI_COLL_* settings, never will)"
+#define ENTER "reach the same collective call (a process in another call, or with other \
+arguments or ARMCI_COLL_* settings, never will)"
 
 static stage_t stage_send, stage_recv, stage_small;
 static uint64_t small_seq; /* pull() calls so far: the same count on every process */
@@ -216,6 +216,35 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
     }
 }
 
+/* The world is one node whose processes share memory, and ARMCI_COLL_ALG lets the
+ * runtime's own shared-memory steps replace MPI's. */
+static int world_in_node(const char *call)
+{
+    int alg = algorithm(call);
+    return armcii_g.shm && armcii_g.nnodes == 1 && (alg == ALG_AUTO || alg == ALG_PULL);
+}
+
+/* The node barrier is one counter that every process bumps: at most this many processes
+ * (measured up to 4 here; MPI's barrier scales better beyond some count). */
+#define NODE_BARRIER_MAX 16
+
+int armcii_coll_node_sync(const char *call)
+{
+    if (!world_in_node(call) || armcii_g.node_size > NODE_BARRIER_MAX)
+        return 0;
+    armcii_coll_node_barrier(call);
+    return 1;
+}
+
+int armcii_coll_node_gather(const char *call, const void *x, size_t bytes, void *all)
+{
+    if (bytes == 0 || bytes > (size_t)armcii_g.env.COLL_SMALL || !world_in_node(call))
+        return 0;
+    armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
+    pull(call, 1, x, all, bytes, armcii_g.nproc, armcii_g.rank);
+    return 1;
+}
+
 /* How the world's collectives with blocks of @p bb bytes cross nodes (ARMCI_COLL_NODES).
  * The hierarchical exchange saves messages (one per pair of nodes) at the price of four
  * node barriers and a pack and an unpack of what crosses. auto takes it only where that
@@ -265,6 +294,9 @@ static int one_node(MPI_Comm comm, int P)
  * generation. Waiters keep serving progress and yield when the cores are oversubscribed. */
 void armcii_coll_node_barrier(const char *call)
 {
+    /* A full fence first: large copies before it (memcpy's, ours) may have used
+     * non-temporal stores, which the locked add alone does not order on every processor. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     armcii_node_slot_t *s0 = &armcii_g.slots[0];
     uint64_t gen = __atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE);
     if (__atomic_add_fetch(&s0->bar_count, 1, __ATOMIC_ACQ_REL) == (uint64_t)armcii_g.node_size) {

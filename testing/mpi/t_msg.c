@@ -2,6 +2,7 @@
  * results, broadcasts, point to point, selection, the binary tree, address exchange and
  * group variants. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tester.h"
@@ -53,6 +54,45 @@ int main(int argc, char **argv)
                    ll[k] != llref[k];
         CHECK(bad == 0, "reduction \"%s\": %d mismatches against MPI", ops[o], bad);
     }
+    /* "or" over the integer types; a vector too long for the node's shared path (MPI) */
+    int ior = 1 << t_me;
+    long lor = 1L << t_me;
+    armci_msg_igop(&ior, 1, "or");
+    armci_msg_lgop(&lor, 1, "or");
+    CHECK(ior == (1 << t_np) - 1 && lor == (1L << t_np) - 1, "or: %d %ld", ior, lor);
+    enum { LONGV = 2000 }; /* 16 000 bytes */
+    double *lv = malloc(LONGV * sizeof(double));
+    for (int k = 0; k < LONGV; k++)
+        lv[k] = t_me + k;
+    armci_msg_dgop(lv, LONGV, "+");
+    int lbad = 0;
+    for (int k = 0; k < LONGV; k++)
+        lbad += lv[k] != t_np * (t_np - 1) / 2.0 + (double)k * t_np;
+    CHECK(lbad == 0, "sum of %d doubles: %d wrong", LONGV, lbad);
+    free(lv);
+    /* Back to back, mixed with ARMCIX collectives: a sum whose rounding depends on the
+     * order must come out the same everywhere, and right every time. */
+    int burst_bad = 0, differ = 0;
+    for (int it = 0; it < 300; it++) {
+        double v[2] = {t_me == 0 ? 1e16 : 1.0 + it, (double)(t_me * it)};
+        armci_msg_dgop(v, 2, "+");
+        double mine[2] = {v[0], v[1]}, lo[2], hi[2];
+        MPI_Allreduce(mine, lo, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(mine, hi, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        differ += lo[0] != hi[0] || lo[1] != hi[1];
+        burst_bad += v[1] != (double)it * t_np * (t_np - 1) / 2;
+        if (it % 7 == 0) {
+            char s[64], r[64 * 8];
+            memset(s, it, sizeof s);
+            ARMCIX_Allgather(s, r, 8, NULL);
+            burst_bad += r[8 * (t_np - 1)] != (char)it;
+        }
+        long c = 1;
+        armci_msg_lgop(&c, 1, "+");
+        burst_bad += c != t_np;
+    }
+    CHECK(burst_bad == 0, "back-to-back reductions: %d wrong", burst_bad);
+    CHECK(differ == 0, "back-to-back reductions: %d results differ between processes", differ);
     double gs[2] = {1.0, (double)t_me};
     armci_msg_gop_scope(SCOPE_ALL, gs, 2, "+", ARMCI_DOUBLE);
     CHECK(gs[0] == t_np && gs[1] == t_np * (t_np - 1) / 2.0, "gop_scope all");

@@ -1,7 +1,10 @@
 /* A known number of operations for the statistics check (testing/stats.sh): 1000 gets of
  * 8 bytes, 100 puts of 64 bytes, 10 double accumulates and 5 fetch-and-adds per process,
- * all to the next process; then 10 small all-to-alls and 4 large allgathers. */
+ * all to the next process; then 10 small all-to-alls, 4 large allgathers and 3 reductions
+ * of a double. */
 #include <string.h>
+
+#include <message.h>
 
 #include "tester.h"
 
@@ -36,6 +39,10 @@ int main(int argc, char **argv)
     for (int q = 0; q < t_np; q++)
         got &= r[(size_t)q * big + big - 1] == (char)q;
     CHECK(got, "allgather delivered every block");
+    double d = 1.0; /* 3 reductions: on one node, through shared memory like the above */
+    for (int i = 0; i < 3; i++)
+        armci_msg_dgop(&d, 1, "+");
+    CHECK(d == (double)t_np * t_np * t_np, "dgop");
     free(s);
     free(r);
     CHECK(1, "operations issued");

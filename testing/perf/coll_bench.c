@@ -2,7 +2,8 @@
  * ARMCIX_Alltoall / ARMCIX_Allgather (the algorithm of ARMCI_COLL_ALG) against Open MPI's
  * MPI_Alltoall / MPI_Allgather in the same run: median time per call against block size,
  * buffers from ARMCI_Malloc_local (in the node heap, so that morton and naive stage
- * nothing) or, with --private, from malloc.
+ * nothing) or, with --private, from malloc; then armci_msg_dgop and ARMCI_Barrier against
+ * MPI_Allreduce and MPI_Barrier.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include <armci.h>
 #include <armcix.h>
+#include <message.h>
 
 #define REPS 15
 
@@ -67,6 +69,39 @@ int main(int argc, char **argv)
                 printf("%-10s %10zu %12.2f %12.2f %8.2f\n", ag ? "allgather" : "alltoall", b,
                        ours, mpi, mpi / ours);
         }
+    /* Reductions (armci_msg_dgop against MPI_Allreduce, "block" = bytes per process) and
+     * barriers (ARMCI_Barrier against MPI_Barrier, "block" 0): many short calls, back to
+     * back, the median of batches of BATCH. */
+    enum { BATCH = 200 };
+    for (int n = 0; n <= 64; n = n ? n * 8 : 1) {
+        double t[2][REPS], x[64];
+        for (int impl = 0; impl < 2; impl++)
+            for (int k = 0; k < REPS; k++) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = MPI_Wtime();
+                for (int i = 0; i < BATCH; i++) {
+                    for (int j = 0; j < n; j++)
+                        x[j] = me + j;
+                    if (n == 0 && impl == 0)
+                        ARMCI_Barrier();
+                    else if (n == 0)
+                        MPI_Barrier(MPI_COMM_WORLD);
+                    else if (impl == 0)
+                        armci_msg_dgop(x, n, "+");
+                    else
+                        MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                }
+                t[impl][k] = (MPI_Wtime() - t0) * 1e6 / BATCH;
+            }
+        qsort(t[0], REPS, sizeof(double), cmp);
+        qsort(t[1], REPS, sizeof(double), cmp);
+        double ours = t[0][REPS / 2], mpi = t[1][REPS / 2];
+        MPI_Allreduce(MPI_IN_PLACE, &ours, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, &mpi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (me == 0)
+            printf("%-10s %10zu %12.2f %12.2f %8.2f\n", n ? "dgop" : "barrier",
+                   (size_t)n * sizeof(double), ours, mpi, mpi / ours);
+    }
     if (priv) {
         free(s);
         free(r);

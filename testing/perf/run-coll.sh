@@ -1,5 +1,5 @@
 #!/bin/sh
-# ARMCIX_Alltoall / ARMCIX_Allgather side by side: every shared-heap algorithm
+# ARMCIX_Alltoall / ARMCIX_Allgather (and armci_msg_dgop, ARMCI_Barrier) side by side: every shared-heap algorithm
 # (ARMCI_COLL_ALG = auto, pull, morton, naive) and Open MPI's collective, at 2 and 4
 # processes (4 is oversubscribed on a 2-core machine), buffers from ARMCI_Malloc_local and
 # from malloc. The runs alternate between algorithms, ROUNDS times (default 3), and each
@@ -22,7 +22,7 @@ for np in ${NPS:-2 4}; do
             for alg in $algs; do
                 ARMCI_COLL_ALG=$alg "$run" "$np" "$b/coll_bench" $flag |
                     awk -v np="$np" -v buf="$buf" -v alg="$alg" \
-                        '$1 == "alltoall" || $1 == "allgather" { print np, buf, $1, $2, alg, $3, $4 }'
+                        '$1 ~ /^(alltoall|allgather|dgop|barrier)$/ { print np, buf, $1, $2, alg, $3, $4 }'
             done
             r=$((r + 1))
         done
