@@ -1,6 +1,7 @@
 #!/bin/sh
-# ARMCIX_Alltoall / ARMCIX_Allgather (and armci_msg_dgop, ARMCI_Barrier) side by side: every shared-heap algorithm
-# (ARMCI_COLL_ALG = auto, pull, morton, naive) and Open MPI's collective, at 2 and 4
+# ARMCIX_Alltoall / ARMCIX_Allgather, armci_msg_dgop and ARMCI_Barrier side by side:
+# every shared-heap algorithm (ARMCI_COLL_ALG = auto, pull, morton, naive; reductions and
+# barriers take MPI's path under morton and naive) and Open MPI's collective, at 2 and 4
 # processes (4 is oversubscribed on a 2-core machine), buffers from ARMCI_Malloc_local and
 # from malloc. The runs alternate between algorithms, ROUNDS times (default 3), and each
 # cell is the median over them of coll_bench's median per call, in microseconds; MPI's
