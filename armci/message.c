@@ -1,7 +1,8 @@
 /*
  * armci_msg_*: message passing and collectives over MPI. Every wait drives ARMCI progress,
  * so a process sitting in a collective still serves one-sided operations aimed at it.
- * Process arguments (roots, senders) are absolute ids, as in ARMCI-MPI.
+ * Process arguments (roots, senders) are absolute ids, as in ARMCI-MPI. Reductions and
+ * barriers of a world on one node go through the node's shared memory (src/coll).
  */
 #include <math.h>
 #include <stdlib.h>
