@@ -138,18 +138,8 @@ static void fold(void *x, const void *all, int n, int P, int type, MPI_Op mop)
  * and the runtime's wait, 2 processes, where MPI_Allreduce itself took 0.28 us. */
 static int node_allreduce(const char *call, void *x, int n, size_t es, int type, MPI_Op mop)
 {
-    static void *all;
-    static size_t all_size;
-    size_t need = (size_t)armcii_g.nproc * (size_t)n * es;
-    if (need > all_size) {
-        void *a = realloc(all, need);
-        if (!a)
-            return 0; /* MPI then */
-        all = a;
-        all_size = need;
-    }
-    armcii_cache_sync(); /* a collective is a synchronisation point, as in armcii_mpi_wait */
-    if (!armcii_coll_node_gather(call, x, (size_t)n * es, all))
+    const void *all = armcii_coll_node_gather(call, x, (size_t)n * es);
+    if (!all)
         return 0;
     fold(x, all, n, armcii_g.nproc, type, mop);
     return 1;
@@ -189,11 +179,8 @@ static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm c
 
 static void barrier(const char *call, MPI_Comm comm)
 {
-    if (comm == armcii_g.comm) {
-        armcii_cache_sync();
-        if (armcii_coll_node_sync(call))
-            return;
-    }
+    if (comm == armcii_g.comm && armcii_coll_node_sync(call))
+        return;
     MPI_Request r;
     MPI_Ibarrier(comm, &r);
     armcii_mpi_wait(call, &r);

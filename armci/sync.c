@@ -154,7 +154,6 @@ void ARMCI_Barrier(void)
     armcii_enter(call);
     armcii_fence_all(call);
     /* Serve peers while waiting: their operations on us may be what they wait for. */
-    armcii_cache_sync();
     if (!armcii_coll_node_sync(call)) {
         MPI_Request r;
         MPI_Ibarrier(armcii_g.comm, &r);

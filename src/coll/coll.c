@@ -42,6 +42,15 @@ static int across_decided = -1; /* auto's choice, made at the first collective o
  * answer everywhere: each tries its neighbour, and all must succeed. */
 static int cma_ok;
 
+/* ARMCI_COLL_ALG's words in the order of ARMCII_COLL_*; coll_alg is the one set, parsed
+ * at init (-1: not a word of it, which the first collective reports). */
+static const char *const alg_names[] = {"morton", "naive", "mpi", "pull", "auto", NULL};
+static int coll_alg = -1;
+
+/* The gathered vectors of armcii_coll_node_gather, kept between calls. */
+static char *gathered;
+static size_t gathered_size;
+
 static int name_code(const char *v, const char *const *names)
 {
     for (int i = 0; names[i]; i++)
@@ -54,12 +63,11 @@ static int name_code(const char *v, const char *const *names)
  * forever: the settings that choose it must agree, which init checks once. */
 static void settings_agree(void)
 {
-    static const char *const algs[] = {"morton", "naive", "pull", "mpi", "auto", NULL};
     static const char *const nodes[] = {"hier", "mpi", "auto", NULL};
     struct {
         const char *name, *text; /* text: the value as set, for the settings that are words */
         long v;
-    } s[] = {{"ARMCI_COLL_ALG", armcii_g.env.COLL_ALG, name_code(armcii_g.env.COLL_ALG, algs)},
+    } s[] = {{"ARMCI_COLL_ALG", armcii_g.env.COLL_ALG, coll_alg},
              {"ARMCI_COLL_NODES", armcii_g.env.COLL_NODES,
               name_code(armcii_g.env.COLL_NODES, nodes)},
              {"ARMCI_COLL_SMALL", NULL, armcii_g.env.COLL_SMALL}};
@@ -89,6 +97,7 @@ static void settings_agree(void)
 void armcii_coll_init(void)
 {
     cma_ok = 0;
+    coll_alg = name_code(armcii_g.env.COLL_ALG, alg_names);
     settings_agree();
     if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
         return;
@@ -159,6 +168,9 @@ void armcii_coll_fini(void)
     armcii_coll_stage_free(&stage_recv);
     armcii_coll_stage_free(&stage_small);
     small_seq = 0;
+    free(gathered);
+    gathered = NULL;
+    gathered_size = 0;
     armcii_coll_hier_stage_fini();
     armcii_coll_hier_fini();
     across_decided = -1;
@@ -166,18 +178,10 @@ void armcii_coll_fini(void)
 
 static int algorithm(const char *call)
 {
-    const char *a = armcii_g.env.COLL_ALG;
-    if (strcmp(a, "morton") == 0)
-        return ALG_MORTON;
-    if (strcmp(a, "naive") == 0)
-        return ALG_NAIVE;
-    if (strcmp(a, "mpi") == 0)
-        return ALG_MPI;
-    if (strcmp(a, "pull") == 0)
-        return ALG_PULL;
-    if (strcmp(a, "auto") == 0)
-        return ALG_AUTO;
-    armcii_fatal(call, "ARMCI_COLL_ALG=\"%s\" is not morton, naive, pull, mpi or auto", a);
+    if (coll_alg < 0)
+        armcii_fatal(call, "ARMCI_COLL_ALG=\"%s\" is not morton, naive, pull, mpi or auto",
+                     armcii_g.env.COLL_ALG);
+    return coll_alg;
 }
 
 /*
@@ -232,17 +236,27 @@ int armcii_coll_node_sync(const char *call)
 {
     if (!world_in_node(call) || armcii_g.node_size > NODE_BARRIER_MAX)
         return 0;
+    armcii_cache_sync(); /* a synchronisation point, as armcii_mpi_wait's */
     armcii_coll_node_barrier(call);
     return 1;
 }
 
-int armcii_coll_node_gather(const char *call, const void *x, size_t bytes, void *all)
+const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes)
 {
     if (bytes == 0 || bytes > (size_t)armcii_g.env.COLL_SMALL || !world_in_node(call))
-        return 0;
+        return NULL;
+    size_t need = (size_t)armcii_g.nproc * bytes;
+    if (need > gathered_size) {
+        char *g = realloc(gathered, need);
+        if (!g)
+            return NULL; /* MPI's collective then */
+        gathered = g;
+        gathered_size = need;
+    }
+    armcii_cache_sync();
     armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
-    pull(call, 1, x, all, bytes, armcii_g.nproc, armcii_g.rank);
-    return 1;
+    pull(call, 1, x, gathered, bytes, armcii_g.nproc, armcii_g.rank);
+    return gathered;
 }
 
 /* How the world's collectives with blocks of @p bb bytes cross nodes (ARMCI_COLL_NODES).

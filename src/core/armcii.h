@@ -372,9 +372,9 @@ void armcii_coll_init(void);
 /** May collectives read send buffers in other processes' private memory (process_vm_readv)? */
 int armcii_coll_cma(void);
 /** Where the world is one node sharing memory and ARMCI_COLL_ALG allows it, gathers the
- *  @p bytes at @p x of every process into @p all (rank order) with one synchronisation
- *  and returns 1; returns 0, doing nothing, elsewhere. Collective over the world. */
-int armcii_coll_node_gather(const char *call, const void *x, size_t bytes, void *all);
+ *  @p bytes at @p x of every process (rank order, valid until the next call) with one
+ *  synchronisation; NULL, doing nothing, elsewhere. Collective over the world. */
+const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes);
 /** Likewise a barrier of the world through the node's shared memory: 1 if it was one. */
 int armcii_coll_node_sync(const char *call);
 void armcii_coll_fini(void);
