@@ -1,6 +1,6 @@
 /* Aggregate handles: 1 to 10 000 operations per handle, mixed sizes, puts then gets,
- * several handles to several targets at once, flush on fill, flush by a fence, reuse of a
- * handle, ARMCI_Test, value puts, and the counters (one transfer per flush). */
+ * several handles to several targets at once, flush on fill, flush by a fence or a barrier,
+ * reuse of a handle, ARMCI_Test, value puts, and the counters (one transfer per flush). */
 #include <string.h>
 
 #include "tester.h"
@@ -115,6 +115,30 @@ int main(int argc, char **argv)
         ARMCI_NbPut(&v, &slot_p[600], sizeof(v), p, &hp); /* a plain handle again */
         ARMCI_Wait(&hp);
         CHECK(ARMCI_GetValueLong(&slot_p[600], p) == 42, "handle used plain after unset");
+    }
+    /* ARMCI_Barrier sends what aggregate handles collected and completes it: once it
+     * returns, every process sees the puts aimed at it, although no handle was waited */
+    {
+        ARMCI_Barrier();
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        ARMCI_SET_AGGREGATE_HANDLE(&h);
+        long ops0, fl0, ops1, fl1;
+        ARMCIX_Agg_stats(&ops0, &fl0);
+        for (int i = 0; i < 300; i++)
+            ARMCI_NbPutValueInt(5000 + t_me * 1000 + i, (int *)&slot_p[700 + 3 * i], p, &h);
+        ARMCI_Barrier();
+        ARMCIX_Agg_stats(&ops1, &fl1);
+        if (fabric)
+            CHECK(ops1 - ops0 == 300 && fl1 - fl0 == (300 + agg_max - 1) / agg_max,
+                  "barrier: 300 value puts collected in %ld flushes, %ld ops", fl1 - fl0,
+                  ops1 - ops0);
+        double *mine = (double *)base[t_me] + (size_t)q * WORDS; /* written by q */
+        int bad = 0;
+        for (int i = 0; i < 300; i++)
+            bad += *(int *)&mine[700 + 3 * i] != 5000 + q * 1000 + i;
+        CHECK(bad == 0, "puts collected before ARMCI_Barrier, seen after it: %d missing", bad);
+        ARMCI_Wait(&h);
     }
     ARMCI_Barrier();
     ARMCI_Free(base[t_me]);
