@@ -2,7 +2,8 @@
  * armci_msg_*: message passing and collectives over MPI. Every wait drives ARMCI progress,
  * so a process sitting in a collective still serves one-sided operations aimed at it.
  * Process arguments (roots, senders) are absolute ids, as in ARMCI-MPI. Reductions and
- * barriers of a world on one node go through the node's shared memory (src/coll).
+ * barriers of a world on one node go through the node's shared memory (src/coll), those
+ * of a world over several nodes through MPI point-to-point messages (src/coll/p2p.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -159,7 +160,8 @@ static void allreduce(const char *call, void *x, int n, const char *op, int type
     armcii_check_local(call, "x", x, (size_t)n);
     if (absolute)
         make_abs(x, n, type);
-    if (comm == armcii_g.comm && node_allreduce(call, x, n, es, type, mop))
+    if (comm == armcii_g.comm && (node_allreduce(call, x, n, es, type, mop) ||
+                                  armcii_coll_p2p_allreduce(call, x, n, dt, es, mop)))
         return;
     MPI_Request r;
     MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &r);
@@ -179,7 +181,7 @@ static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm c
 
 static void barrier(const char *call, MPI_Comm comm)
 {
-    if (comm == armcii_g.comm && armcii_coll_node_sync(call))
+    if (comm == armcii_g.comm && (armcii_coll_node_sync(call) || armcii_coll_p2p_barrier(call)))
         return;
     MPI_Request r;
     MPI_Ibarrier(comm, &r);

@@ -50,6 +50,9 @@ barks "watchdog: ARMCI_Barrier: has waited 1 s for the node's processes to reach
 barks 'watchdog: ARMCI_Barrier: the collective step has waited 1 s' \
     "watchdog reports a barrier waiting for a slow process (MPI's barrier)" ARMCI_SHM=1 \
     ARMCI_COLL_ALG=mpi
+barks 'watchdog: ARMCI_Barrier: the collective step has waited 1 s' \
+    "watchdog reports a barrier waiting for a slow process (tcp: point-to-point messages)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp
 barks 'watchdog: ARMCI_Get: fi_read to rank 2 has been retried for 1 s' \
     "watchdog reports a get waiting for a slow process (tcp, no progress thread)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0

@@ -99,6 +99,7 @@ void armcii_coll_init(void)
     cma_ok = 0;
     coll_alg = name_code(armcii_g.env.COLL_ALG, alg_names);
     settings_agree();
+    armcii_coll_p2p_init();
     if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
         return;
     int n = armcii_g.node_size, peer = (armcii_g.node_rank + 1) % n;
@@ -173,10 +174,11 @@ void armcii_coll_fini(void)
     gathered_size = 0;
     armcii_coll_hier_stage_fini();
     armcii_coll_hier_fini();
+    armcii_coll_p2p_fini();
     across_decided = -1;
 }
 
-static int algorithm(const char *call)
+int armcii_coll_algorithm(const char *call)
 {
     if (coll_alg < 0)
         armcii_fatal(call, "ARMCI_COLL_ALG=\"%s\" is not morton, naive, pull, mpi or auto",
@@ -224,7 +226,7 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
  * runtime's own shared-memory steps replace MPI's. */
 static int world_in_node(const char *call)
 {
-    int alg = algorithm(call);
+    int alg = armcii_coll_algorithm(call);
     return armcii_g.shm && armcii_g.nnodes == 1 && (alg == ALG_AUTO || alg == ALG_PULL);
 }
 
@@ -330,7 +332,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
     size_t ssize = allgather ? bb : bb * (size_t)P, rsize = bb * (size_t)P;
-    int alg = algorithm(call), chosen = alg != ALG_AUTO;
+    int alg = armcii_coll_algorithm(call), chosen = alg != ALG_AUTO;
     int small = armcii_g.env.COLL_SMALL > 0 && ssize <= (size_t)armcii_g.env.COLL_SMALL;
     if (alg == ALG_AUTO)
         alg = small ? ALG_PULL : ALG_MORTON;

@@ -17,6 +17,9 @@ typedef struct {
     size_t off, rounded, size;
 } stage_t;
 
+/** The ARMCII_COLL_* of ARMCI_COLL_ALG; fatal, naming the setting, if it names none. */
+int armcii_coll_algorithm(const char *call);
+
 /** At least @p len bytes in @p s (reallocated when smaller); fatal if the heap is full. */
 char *armcii_coll_staging(const char *call, stage_t *s, size_t len);
 void armcii_coll_stage_free(stage_t *s);

@@ -303,6 +303,7 @@ void armcii_order_local(const char *call);
 void armcii_fence_all(const char *call);
 /** Complete an MPI request while driving progress (so peers' operations on us advance). */
 void armcii_mpi_wait(const char *call, MPI_Request *req);
+void armcii_mpi_waitall(const char *call, int n, MPI_Request *reqs);
 armcii_status_t armcii_progress_thread_start(void);
 void armcii_progress_thread_stop(void);
 
@@ -377,6 +378,15 @@ int armcii_coll_cma(void);
 const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes);
 /** Likewise a barrier of the world through the node's shared memory: 1 if it was one. */
 int armcii_coll_node_sync(const char *call);
+/** A reduction (in place, MPI's @p op on @p n elements of @p dt, @p es bytes each) or a
+ *  barrier of the world by MPI point-to-point messages (src/coll/p2p.c), which the
+ *  runtime's wait completes; 0, doing nothing, where MPI's collective is to do it
+ *  (ARMCI_COLL_ALG=mpi, long vectors). Every process gets the same bits. */
+int armcii_coll_p2p_allreduce(const char *call, void *x, int n, MPI_Datatype dt, size_t es,
+                              MPI_Op op);
+int armcii_coll_p2p_barrier(const char *call);
+void armcii_coll_p2p_init(void);
+void armcii_coll_p2p_fini(void);
 void armcii_coll_fini(void);
 
 /* ---- groups (armci/groups.c) ---- */

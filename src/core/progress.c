@@ -288,6 +288,11 @@ void armcii_fence_all(const char *call)
 
 void armcii_mpi_wait(const char *call, MPI_Request *mreq)
 {
+    armcii_mpi_waitall(call, 1, mreq);
+}
+
+void armcii_mpi_waitall(const char *call, int n, MPI_Request *mreqs)
+{
     /* Every MPI wait of the runtime is a collective or a message: a synchronisation point
      * (for the get cache's transparent mode). */
     armcii_cache_sync();
@@ -296,7 +301,7 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
     /* Not bounded by ARMCI_TIMEOUT: peers may compute for long before they join in. */
     w.t0 = armcii_now();
     for (unsigned i = 0; !done; i++) {
-        MPI_Test(mreq, &done, MPI_STATUS_IGNORE);
+        MPI_Testall(n, mreqs, &done, MPI_STATUSES_IGNORE);
         if (done)
             break;
         if (i % MPI_TESTS_PER_POLL == MPI_TESTS_PER_POLL - 1)

@@ -13,9 +13,9 @@ static const char *kind_names[ARMCII_ST_NKIND] = {"get", "put", "acc", "rmw"};
 static const char *path_names[ARMCII_ST_NPATH] = {"local", "direct", "inject",
                                                   "buffered", "message", "atomic"};
 
-static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull", "collectives morton",
+static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collectives morton",
                                                   "collectives naive", "collectives hier",
-                                                  "collectives mpi"};
+                                                  "collectives mpi",   "collectives p2p"};
 
 #define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + ARMCII_ST_NCOLL + 8)
 

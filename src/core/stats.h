@@ -18,13 +18,15 @@ enum {
     ARMCII_ST_NPATH
 };
 
-/* How ARMCIX_Alltoall/Allgather calls ran (src/coll). */
+/* How ARMCIX_Alltoall/Allgather calls ran (src/coll), and reductions and barriers of all
+ * processes that took point-to-point messages (the node's shared memory counts as pull). */
 enum {
     ARMCII_ST_COLL_PULL,   /* one meeting, send data staged */
     ARMCII_ST_COLL_MORTON, /* shared along the Z curve */
     ARMCII_ST_COLL_NAIVE,  /* each process its own row */
     ARMCII_ST_COLL_HIER,   /* over several nodes: node copies plus an exchange of leaders */
     ARMCII_ST_COLL_MPI,    /* MPI's collective */
+    ARMCII_ST_COLL_P2P,    /* reduction or barrier by MPI point-to-point messages */
     ARMCII_ST_NCOLL
 };
 

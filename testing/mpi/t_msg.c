@@ -54,22 +54,25 @@ int main(int argc, char **argv)
                    ll[k] != llref[k];
         CHECK(bad == 0, "reduction \"%s\": %d mismatches against MPI", ops[o], bad);
     }
-    /* "or" over the integer types; a vector too long for the node's shared path (MPI) */
+    /* "or" over the integer types; vectors too long for the node's shared path (16 000
+     * bytes: point-to-point messages over the fabric) and for those messages (80 000
+     * bytes: MPI's collective) */
     int ior = 1 << t_me;
     long lor = 1L << t_me;
     armci_msg_igop(&ior, 1, "or");
     armci_msg_lgop(&lor, 1, "or");
     CHECK(ior == (1 << t_np) - 1 && lor == (1L << t_np) - 1, "or: %d %ld", ior, lor);
-    enum { LONGV = 2000 }; /* 16 000 bytes */
-    double *lv = malloc(LONGV * sizeof(double));
-    for (int k = 0; k < LONGV; k++)
-        lv[k] = t_me + k;
-    armci_msg_dgop(lv, LONGV, "+");
-    int lbad = 0;
-    for (int k = 0; k < LONGV; k++)
-        lbad += lv[k] != t_np * (t_np - 1) / 2.0 + (double)k * t_np;
-    CHECK(lbad == 0, "sum of %d doubles: %d wrong", LONGV, lbad);
-    free(lv);
+    for (int longv = 2000; longv <= 10000; longv += 8000) {
+        double *lv = malloc((size_t)longv * sizeof(double));
+        for (int k = 0; k < longv; k++)
+            lv[k] = t_me + k;
+        armci_msg_dgop(lv, longv, "+");
+        int lbad = 0;
+        for (int k = 0; k < longv; k++)
+            lbad += lv[k] != t_np * (t_np - 1) / 2.0 + (double)k * t_np;
+        CHECK(lbad == 0, "sum of %d doubles: %d wrong", longv, lbad);
+        free(lv);
+    }
     /* Back to back, mixed with ARMCIX collectives: a sum whose rounding depends on the
      * order must come out the same everywhere, and right every time. */
     int burst_bad = 0, differ = 0;

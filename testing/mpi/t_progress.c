@@ -1,5 +1,8 @@
 /* Progress: while process 1 computes for 2 s without calling ARMCI, an 8-byte get from
  * process 0 must still complete within 100 ms (a functional bound, generous by design).
+ * Likewise while process 1 waits in ARMCI_Barrier and in armci_msg_dgop for process 0,
+ * whose accumulates, flagged puts and gets aimed at it must be served before process 0
+ * joins (a runtime that sat inside MPI holding its lock would never serve them).
  * With T_PROGRESS_CPUS set (to what ARMCI_PROGRESS_CPUS says), the progress thread of
  * every process must run on exactly those CPUs. */
 #include <dirent.h>
@@ -84,6 +87,50 @@ int main(int argc, char **argv)
         printf("t_progress: worst get latency to a computing process %.3f ms (path %d)\n",
                worst * 1e3, ARMCIX_Path_of(1));
     }
+    ARMCI_Barrier();
+
+    /* process 1 waits in a collective while process 0 works on it */
+    double *acc = (double *)base[t_me];
+    int *flag = (int *)((char *)base[t_me] + 16);
+    *acc = 0.0;
+    *flag = 0;
+    ARMCI_Barrier();
+    for (int round = 0; round < 2; round++) {
+        double one = 1.0, mine = t_me == 1 ? 5.0 : 0.0;
+        if (t_me == 0) {
+            struct timespec nap = {0, 100 * 1000 * 1000};
+            nanosleep(&nap, NULL); /* process 1 is in the collective by now */
+            double worst = 0;
+            for (int k = 0; k < 50; k++) {
+                double t0 = now();
+                ARMCI_Acc(ARMCI_ACC_DBL, &one, &one, base[1], sizeof(double), 1);
+                double x = 0;
+                ARMCI_Get(base[1], &x, sizeof(x), 1);
+                ARMCI_Put_flag(&one, (char *)base[1] + 8, sizeof(one),
+                               (int *)((char *)base[1] + 16), round * 50 + k + 1, 1);
+                double dt = now() - t0;
+                worst = dt > worst ? dt : worst;
+                CHECK(x == round * 50 + k + 1, "%s round: process 1 held %g, not %d",
+                      round ? "reduction" : "barrier", x, round * 50 + k + 1);
+            }
+            CHECK(worst < 0.100, "accumulate, get and flagged put to a process in %s took %.1f ms",
+                  round ? "armci_msg_dgop" : "ARMCI_Barrier", worst * 1e3);
+        }
+        if (round == 0) {
+            ARMCI_Barrier(); /* process 0 joins last; the barrier completes its puts */
+        } else {
+            if (t_me == 0)
+                ARMCI_Fence(1); /* a reduction is not a fence */
+            armci_msg_dgop(&mine, 1, "+");
+        }
+        if (round == 1)
+            CHECK(mine == 5.0, "the reduction gave %g, not 5", mine);
+        if (t_me == 1)
+            CHECK(*acc == round * 50 + 50 && *flag == round * 50 + 50,
+                  "after the %s, process 1 holds %g and flag %d", round ? "reduction" : "barrier",
+                  *acc, *flag);
+    }
+
     ARMCI_Barrier();
     ARMCI_Free(base[t_me]);
     free(base);
