@@ -181,8 +181,10 @@ static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm c
 
 static void barrier(const char *call, MPI_Comm comm)
 {
-    if (comm == armcii_g.comm && (armcii_coll_node_sync(call) || armcii_coll_p2p_barrier(call)))
+    if (comm == armcii_g.comm) {
+        armcii_coll_barrier(call);
         return;
+    }
     MPI_Request r;
     MPI_Ibarrier(comm, &r);
     armcii_mpi_wait(call, &r);

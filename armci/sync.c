@@ -154,11 +154,7 @@ void ARMCI_Barrier(void)
     armcii_enter(call);
     armcii_fence_all(call);
     /* Serve peers while waiting: their operations on us may be what they wait for. */
-    if (!armcii_coll_node_sync(call) && !armcii_coll_p2p_barrier(call)) {
-        MPI_Request r;
-        MPI_Ibarrier(armcii_g.comm, &r);
-        armcii_mpi_wait(call, &r);
-    }
+    armcii_coll_barrier(call);
     armcii_unlock();
 }
 

@@ -20,6 +20,9 @@ typedef struct {
 /** The ARMCII_COLL_* of ARMCI_COLL_ALG; fatal, naming the setting, if it names none. */
 int armcii_coll_algorithm(const char *call);
 
+/** A barrier of the world through the node's shared memory: 1 if it was one. */
+int armcii_coll_node_sync(const char *call);
+
 /** At least @p len bytes in @p s (reallocated when smaller); fatal if the heap is full. */
 char *armcii_coll_staging(const char *call, stage_t *s, size_t len);
 void armcii_coll_stage_free(stage_t *s);

@@ -45,26 +45,16 @@ void armcii_coll_p2p_fini(void)
         MPI_Comm_free(&p2p_comm);
 }
 
-static void exchange(const char *call, const void *out, void *in, size_t bytes, int peer, int tag)
+/* Sends @p bytes at @p out to @p to while receiving as many from @p from into @p in, completed
+ * by the runtime's wait. Either peer may be MPI_PROC_NULL (its buffer must still be valid:
+ * Open MPI checks it). */
+static void step(const char *call, const void *out, int to, void *in, int from, size_t bytes,
+                 int tag)
 {
     MPI_Request r[2];
-    MPI_Irecv(in, (int)bytes, MPI_BYTE, peer, tag, p2p_comm, &r[0]);
-    MPI_Isend(out, (int)bytes, MPI_BYTE, peer, tag, p2p_comm, &r[1]);
+    MPI_Irecv(in, (int)bytes, MPI_BYTE, from, tag, p2p_comm, &r[0]);
+    MPI_Isend(out, (int)bytes, MPI_BYTE, to, tag, p2p_comm, &r[1]);
     armcii_mpi_waitall(call, 2, r);
-}
-
-static void send_to(const char *call, const void *out, size_t bytes, int peer, int tag)
-{
-    MPI_Request r;
-    MPI_Isend(out, (int)bytes, MPI_BYTE, peer, tag, p2p_comm, &r);
-    armcii_mpi_waitall(call, 1, &r);
-}
-
-static void recv_from(const char *call, void *in, size_t bytes, int peer, int tag)
-{
-    MPI_Request r;
-    MPI_Irecv(in, (int)bytes, MPI_BYTE, peer, tag, p2p_comm, &r);
-    armcii_mpi_waitall(call, 1, &r);
 }
 
 /* x = (the lower-ranked side's partial) op (the higher-ranked side's), with @p in the
@@ -107,48 +97,50 @@ int armcii_coll_p2p_allreduce(const char *call, void *x, int n, MPI_Datatype dt,
     int extra = P - p2, vr = me - extra; /* virtual rank among the p2, or -1 */
     if (me < 2 * extra) {
         if (me % 2 == 0) {
-            send_to(call, x, bytes, me + 1, TAG_FOLD_IN);
+            step(call, x, me + 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_IN);
             vr = -1;
         } else {
-            recv_from(call, in, bytes, me - 1, TAG_FOLD_IN);
+            step(call, x, MPI_PROC_NULL, in, me - 1, bytes, TAG_FOLD_IN);
             combine(x, in, n, dt, es, op, 1);
             vr = me / 2;
         }
     }
     if (vr >= 0) {
-        for (int step = 0, m = 1; m < p2; step++, m *= 2) {
+        for (int k = 0, m = 1; m < p2; k++, m *= 2) {
             int pv = vr ^ m;
             int peer = pv < extra ? 2 * pv + 1 : pv + extra;
-            exchange(call, x, in, bytes, peer, TAG_DOUBLING + step);
+            step(call, x, peer, in, peer, bytes, TAG_DOUBLING + k);
             combine(x, in, n, dt, es, op, pv < vr);
         }
     }
     if (me < 2 * extra) {
         if (me % 2 == 0)
-            recv_from(call, x, bytes, me + 1, TAG_FOLD_OUT);
+            step(call, in, MPI_PROC_NULL, x, me + 1, bytes, TAG_FOLD_OUT);
         else
-            send_to(call, x, bytes, me - 1, TAG_FOLD_OUT);
+            step(call, x, me - 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_OUT);
     }
     if (in != small)
         free(in);
     return 1;
 }
 
-/* Dissemination: in round k each process signals the one 2^k ahead of it and waits for
- * the one 2^k behind; after ceil(log2 P) rounds everyone has heard from everyone. */
-int armcii_coll_p2p_barrier(const char *call)
+/* The barrier of the world: the node's shared-memory barrier where the world is one node,
+ * else dissemination (in round k each process signals the one 2^k ahead of it and waits
+ * for the one 2^k behind; after ceil(log2 P) rounds everyone has heard from everyone), or
+ * MPI's barrier under ARMCI_COLL_ALG=mpi. */
+void armcii_coll_barrier(const char *call)
 {
-    if (armcii_coll_algorithm(call) == ARMCII_COLL_MPI)
-        return 0;
+    if (armcii_coll_node_sync(call))
+        return;
+    if (armcii_coll_algorithm(call) == ARMCII_COLL_MPI) {
+        MPI_Request r;
+        MPI_Ibarrier(armcii_g.comm, &r);
+        armcii_mpi_wait(call, &r);
+        return;
+    }
     int P = armcii_g.nproc, me = armcii_g.rank;
     armcii_stats.coll[ARMCII_ST_COLL_P2P]++;
     armcii_cache_sync();
-    char token = 0, got;
-    for (int round = 0, d = 1; d < P; round++, d *= 2) {
-        MPI_Request r[2];
-        MPI_Irecv(&got, 0, MPI_BYTE, (me - d + P) % P, TAG_BARRIER + round, p2p_comm, &r[0]);
-        MPI_Isend(&token, 0, MPI_BYTE, (me + d) % P, TAG_BARRIER + round, p2p_comm, &r[1]);
-        armcii_mpi_waitall(call, 2, r);
-    }
-    return 1;
+    for (int k = 0, d = 1; d < P; k++, d *= 2)
+        step(call, NULL, (me + d) % P, NULL, (me - d + P) % P, 0, TAG_BARRIER + k);
 }

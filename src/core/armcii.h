@@ -376,15 +376,15 @@ int armcii_coll_cma(void);
  *  @p bytes at @p x of every process (rank order, valid until the next call) with one
  *  synchronisation; NULL, doing nothing, elsewhere. Collective over the world. */
 const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes);
-/** Likewise a barrier of the world through the node's shared memory: 1 if it was one. */
-int armcii_coll_node_sync(const char *call);
-/** A reduction (in place, MPI's @p op on @p n elements of @p dt, @p es bytes each) or a
- *  barrier of the world by MPI point-to-point messages (src/coll/p2p.c), which the
- *  runtime's wait completes; 0, doing nothing, where MPI's collective is to do it
- *  (ARMCI_COLL_ALG=mpi, long vectors). Every process gets the same bits. */
+/** A reduction of the world (in place, MPI's @p op on @p n elements of @p dt, @p es bytes
+ *  each) by MPI point-to-point messages (src/coll/p2p.c), which the runtime's wait
+ *  completes; 0, doing nothing, where MPI's collective is to do it (ARMCI_COLL_ALG=mpi,
+ *  long vectors). Every process gets the same bits. */
 int armcii_coll_p2p_allreduce(const char *call, void *x, int n, MPI_Datatype dt, size_t es,
                               MPI_Op op);
-int armcii_coll_p2p_barrier(const char *call);
+/** The barrier of the world: the node's shared memory, point-to-point messages or MPI's
+ *  barrier, as the layout and ARMCI_COLL_ALG say; waiters serve peers. */
+void armcii_coll_barrier(const char *call);
 void armcii_coll_p2p_init(void);
 void armcii_coll_p2p_fini(void);
 void armcii_coll_fini(void);
