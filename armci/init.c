@@ -1,5 +1,6 @@
 /* Start-up, shut-down and fatal errors. */
 #define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     armcii_status_t st;
     if ((st = armcii_topo_init()) != ARMCII_OK)
         init_fail("finding the node layout", st);
+    armcii_yield_init();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail("learning the node's process ids", st);
     armcii_g.shm = armcii_g.env.SHM && armcii_g.node_size > 1;
@@ -234,8 +236,14 @@ void ARMCI_Error(const char *msg, int code)
 void ARMCIX_Progress(void)
 {
     armcii_enter("ARMCIX_Progress");
-    armcii_progress();
+    int n = armcii_progress();
     armcii_unlock();
+    /* Called in a loop waiting for a flag, on an oversubscribed machine: give the
+     * processor to whoever shares it, likely the peer that is to set the flag. */
+    if (n == 0 && armcii_yield_when_idle()) {
+        armcii_stats.idle_yields++;
+        sched_yield();
+    }
 }
 
 int ARMCIX_Path_of(int proc)

@@ -11,7 +11,10 @@
 extern "C" {
 #endif
 
-/** Drive communication progress once (serve incoming requests, complete outgoing ones). */
+/** Drive communication progress once (serve incoming requests, complete outgoing ones).
+ *  When it finds nothing to do on a machine with more processes than hardware threads
+ *  (see ARMCI_YIELD_IDLE), it also yields the processor, as a loop waiting for a flag
+ *  should. */
 void ARMCIX_Progress(void);
 
 /** Which path operations to a process take (see ARMCIX_Path_of). */

@@ -49,11 +49,19 @@ check "same node collectives: 13 pull (3 of them reductions), 4 naive, 8 or 0 bl
 check "same node collectives, ARMCI_COLL_CMA=0: no blocks by CMA" \
     "$(all 'collectives naive' 4) and $(all 'collective blocks by CMA' 0)" \
     ARMCI_SHM=1 ARMCI_COLL_CMA=0
-check "fabric collectives: 14 through MPI, 2 barriers and 3 reductions by point-to-point" \
-    "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 5)" \
+check "fabric collectives: 14 through MPI, 3 barriers and 3 reductions by point-to-point" \
+    "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 6)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp
 check "fabric collectives, ARMCI_COLL_ALG=mpi: barriers and reductions too through MPI" \
     "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 0)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_COLL_ALG=mpi
+# ARMCIX_Progress in a loop with nothing to do: yields the processor each time when told to
+# (auto: when processes outnumber hardware threads), never when told not to
+check "idle ARMCIX_Progress, ARMCI_YIELD_IDLE=1: 1000 yields" \
+    "$(all 'idle ARMCIX_Progress yields' 1000)" \
+    ARMCI_SHM=1 ARMCI_YIELD_IDLE=1
+check "idle ARMCIX_Progress, ARMCI_YIELD_IDLE=0: no yields" \
+    "$(all 'idle ARMCIX_Progress yields' 0)" \
+    ARMCI_SHM=1 ARMCI_YIELD_IDLE=0
 echo "stats: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

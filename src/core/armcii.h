@@ -137,6 +137,10 @@ typedef struct {
     int progress_kicks, progress_napping;
     int progress_wake_due; /* under the lock: wake the thread once the lock is released */
     int in_progress; /* re-entrancy guard */
+    /* Empty polls of a wait between yields of the processor: 1 where processes outnumber
+     * hardware threads (ARMCI_YIELD_IDLE), so a waiter gives the processor to the peer it
+     * waits for; ARMCIX_Progress then yields too when it finds nothing to do. */
+    unsigned yield_after;
 } armcii_state_t;
 
 extern armcii_state_t armcii_g;
@@ -267,6 +271,10 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of
  *  empty polls (@p idle counts them). */
 void armcii_poll_waiting(const char *call, unsigned *idle);
+/** Sets how often a waiting loop yields (ARMCI_YIELD_IDLE; after the node layout is known). */
+void armcii_yield_init(void);
+/** Whether an empty poll yields at once (the machine is oversubscribed, or asked to). */
+int armcii_yield_when_idle(void);
 /** A wait that no time bounds (the others may compute long before they join in), watched:
  *  with ARMCI_WATCHDOG it says once that it has lasted, for whom (@p rank, or the node's
  *  processes when negative) to do what (@p to_do). Zero-initialise @p w per wait. */

@@ -17,6 +17,7 @@ ARMCII_ENV(PROGRESS_THREAD, AUTO, "auto", "run a progress thread; auto = when th
 ARMCII_ENV(PROGRESS_INTERVAL_US, INT, "200", "sleep of the idle progress thread between polls, in microseconds (unset: 1000 where the thread has no CPU of its own: processes outnumber hardware threads, or every CPU has a process bound to it)")
 ARMCII_ENV(PROGRESS_CPUS, STR, "auto", "CPUs the progress thread runs on, as a list (0-3,8); auto = the CPUs of this machine no process is bound to, if the launcher bound the processes and left some free, else the process's CPUs; inherit = always the process's CPUs")
 ARMCII_ENV(PROGRESS_WAKE_MIN, SIZE, "64K", "a nonblocking transfer of at least this many bytes wakes the napping progress thread, so that it moves the data while the caller computes; only where the thread has a CPU no process is bound to (see ARMCI_PROGRESS_CPUS) or CPUs outnumber unbound processes; 0: never")
+ARMCII_ENV(YIELD_IDLE, AUTO, "auto", "a wait (and ARMCIX_Progress) that finds nothing to do yields the processor at once instead of after 128 empty polls; auto = when the processes of this machine outnumber its hardware threads")
 ARMCII_ENV(MAX_REQUESTS, INT, "4096", "request pool size; when it is full the oldest request is completed")
 ARMCII_ENV(BOUNCE_SIZE, SIZE, "64K", "size of one registered bounce buffer (buffered protocol, software accumulate)")
 ARMCII_ENV(BOUNCE_COUNT, INT, "64", "number of registered bounce buffers per process")

@@ -39,6 +39,7 @@ typedef struct {
     long progress_wakeups; /* progress-thread polls that found work */
     long progress_woken;   /* naps cut short by a large nonblocking transfer (atomic) */
     long eagain_retries;   /* provider queue full, retried */
+    long idle_yields;      /* ARMCIX_Progress calls that found nothing and yielded */
     double wait_seconds;   /* time spent waiting for completions */
 } armcii_stats_t;
 
