@@ -79,13 +79,17 @@ void ARMCI_Group_create_child(int grp_size, int *pid_list, ARMCI_Group *group_ou
     MPI_Group pg, ng;
     MPI_Comm_group(group_parent->comm, &pg);
     MPI_Group_incl(pg, grp_size, pid_list, &ng);
-    /* MPI_Comm_create has no nonblocking form: let the progress thread serve peers. */
+    /* MPI_Comm_create has no nonblocking form: let the progress thread serve peers. The
+     * group's collectives travel on a duplicate of the runtime's own (src/coll/p2p.c),
+     * kept in the field ARMCI-MPI's layout has for a communicator of its own. */
+    group_out->noncoll_pgroup_comm = MPI_COMM_NULL;
     armcii_unlock();
     MPI_Comm_create(group_parent->comm, ng, &group_out->comm);
+    if (group_out->comm != MPI_COMM_NULL)
+        MPI_Comm_dup(group_out->comm, &group_out->noncoll_pgroup_comm);
     armcii_lock();
     MPI_Group_free(&pg);
     MPI_Group_free(&ng);
-    group_out->noncoll_pgroup_comm = MPI_COMM_NULL;
     group_out->size = grp_size;
     group_out->rank = -1;
     if (group_out->comm != MPI_COMM_NULL)
@@ -109,6 +113,8 @@ void ARMCI_Group_free(ARMCI_Group *group)
         armcii_fatal(call, "the world group cannot be freed");
     if (group->comm != MPI_COMM_NULL)
         MPI_Comm_free(&group->comm);
+    if (group->noncoll_pgroup_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&group->noncoll_pgroup_comm);
     free(group->grp_to_abs);
     free(group->abs_to_grp);
     group->grp_to_abs = group->abs_to_grp = NULL;

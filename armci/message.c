@@ -146,8 +146,22 @@ static int node_allreduce(const char *call, void *x, int n, size_t es, int type,
     return 1;
 }
 
-/* x = op over the processes of comm; in place, everyone gets the result. */
-static void allreduce(const char *call, void *x, int n, const char *op, int type, MPI_Comm comm)
+/* The runtime's own communicator over the processes of @p comm, for point-to-point
+ * collectives: the world's, or that of group @p g (made with it); MPI_COMM_NULL where there
+ * is none (the scopes of the node and of node leaders), and MPI's collectives serve. */
+static MPI_Comm own_comm(MPI_Comm comm, const ARMCI_Group *g)
+{
+    if (comm == armcii_g.comm)
+        return armcii_coll_p2p_world();
+    if (g && comm == g->comm)
+        return g->noncoll_pgroup_comm;
+    return MPI_COMM_NULL;
+}
+
+/* x = op over the processes of comm (of group @p g, if not NULL); in place, everyone gets
+ * the result. */
+static void allreduce(const char *call, void *x, int n, const char *op, int type, MPI_Comm comm,
+                      const ARMCI_Group *g)
 {
     size_t es;
     MPI_Datatype dt = mpi_type(call, type, &es);
@@ -160,31 +174,38 @@ static void allreduce(const char *call, void *x, int n, const char *op, int type
     armcii_check_local(call, "x", x, (size_t)n);
     if (absolute)
         make_abs(x, n, type);
-    if (comm == armcii_g.comm && (node_allreduce(call, x, n, es, type, mop) ||
-                                  armcii_coll_p2p_allreduce(call, x, n, dt, es, mop)))
+    if (comm == armcii_g.comm && node_allreduce(call, x, n, es, type, mop))
+        return;
+    if (armcii_coll_p2p_allreduce(call, own_comm(comm, g), x, n, dt, es, mop))
         return;
     MPI_Request r;
     MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &r);
     armcii_mpi_wait(call, &r);
 }
 
-static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm comm)
+static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm comm,
+                  const ARMCI_Group *g)
 {
     armcii_check_count(call, "len", len);
     if (comm == MPI_COMM_NULL || len == 0)
         return;
     armcii_check_local(call, "buffer", buf, (size_t)len);
+    int root = rank_in(call, comm, root_abs);
+    if (armcii_coll_p2p_bcast(call, own_comm(comm, g), buf, (size_t)len, root))
+        return;
     MPI_Request r;
-    MPI_Ibcast(buf, len, MPI_BYTE, rank_in(call, comm, root_abs), comm, &r);
+    MPI_Ibcast(buf, len, MPI_BYTE, root, comm, &r);
     armcii_mpi_wait(call, &r);
 }
 
-static void barrier(const char *call, MPI_Comm comm)
+static void barrier(const char *call, MPI_Comm comm, const ARMCI_Group *g)
 {
     if (comm == armcii_g.comm) {
         armcii_coll_barrier(call);
         return;
     }
+    if (armcii_coll_p2p_barrier(call, own_comm(comm, g)))
+        return;
     MPI_Request r;
     MPI_Ibarrier(comm, &r);
     armcii_mpi_wait(call, &r);
@@ -281,7 +302,7 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
 void armci_msg_barrier(void)
 {
     MSG_ENTER("armci_msg_barrier");
-    barrier(call, armcii_g.comm);
+    barrier(call, armcii_g.comm, NULL);
     armcii_unlock();
 }
 
@@ -290,28 +311,28 @@ void armci_msg_group_barrier(ARMCI_Group *group)
     MSG_ENTER("armci_msg_group_barrier");
     armcii_check_local(call, "group", group, 1);
     if (group->comm != MPI_COMM_NULL)
-        barrier(call, group->comm);
+        barrier(call, group->comm, group);
     armcii_unlock();
 }
 
 void armci_msg_bcast_scope(int scope, void *buffer, int len, int root)
 {
     MSG_ENTER("armci_msg_bcast_scope");
-    bcast(call, buffer, len, root, scope_comm(call, scope, armcii_g.comm));
+    bcast(call, buffer, len, root, scope_comm(call, scope, armcii_g.comm), NULL);
     armcii_unlock();
 }
 
 void armci_msg_bcast(void *buffer, int len, int root)
 {
     MSG_ENTER("armci_msg_bcast");
-    bcast(call, buffer, len, root, armcii_g.comm);
+    bcast(call, buffer, len, root, armcii_g.comm, NULL);
     armcii_unlock();
 }
 
 void armci_msg_brdcst(void *buffer, int len, int root)
 {
     MSG_ENTER("armci_msg_brdcst");
-    bcast(call, buffer, len, root, armcii_g.comm);
+    bcast(call, buffer, len, root, armcii_g.comm, NULL);
     armcii_unlock();
 }
 
@@ -319,7 +340,7 @@ void armci_msg_group_bcast_scope(int scope, void *buf, int len, int root, ARMCI_
 {
     MSG_ENTER("armci_msg_group_bcast_scope");
     armcii_check_local(call, "group", group, 1);
-    bcast(call, buf, len, root, scope_comm(call, scope, group->comm));
+    bcast(call, buf, len, root, scope_comm(call, scope, group->comm), group);
     armcii_unlock();
 }
 
@@ -327,7 +348,7 @@ void armci_msg_clus_brdcst(void *buf, int len)
 {
     MSG_ENTER("armci_msg_clus_brdcst");
     /* among the node leaders, from the leader of the first node */
-    bcast(call, buf, len, 0, armcii_g.masters_comm);
+    bcast(call, buf, len, 0, armcii_g.masters_comm, NULL);
     armcii_unlock();
 }
 
@@ -336,7 +357,7 @@ void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_npro
 {
     MSG_ENTER("armci_grp_clus_brdcst");
     armcii_check_local(call, "mastergroup", mastergroup, 1);
-    bcast(call, buf, len, grp_master, mastergroup->comm);
+    bcast(call, buf, len, grp_master, mastergroup->comm, mastergroup);
     armcii_unlock();
 }
 
@@ -371,7 +392,7 @@ void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
 void armci_msg_gop_scope(int scope, void *x, int n, char *op, int type)
 {
     MSG_ENTER("armci_msg_gop_scope");
-    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm));
+    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm), NULL);
     armcii_unlock();
 }
 
@@ -380,7 +401,7 @@ void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type,
 {
     MSG_ENTER("armci_msg_group_gop_scope");
     armcii_check_local(call, "group", group, 1);
-    allreduce(call, x, n, op, type, scope_comm(call, scope, group->comm));
+    allreduce(call, x, n, op, type, scope_comm(call, scope, group->comm), group);
     armcii_unlock();
 }
 
@@ -388,14 +409,14 @@ void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type,
 void armci_msg_reduce(void *x, int n, char *op, int type)
 {
     MSG_ENTER("armci_msg_reduce");
-    allreduce(call, x, n, op, type, armcii_g.comm);
+    allreduce(call, x, n, op, type, armcii_g.comm, NULL);
     armcii_unlock();
 }
 
 void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
 {
     MSG_ENTER("armci_msg_reduce_scope");
-    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm));
+    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm), NULL);
     armcii_unlock();
 }
 
@@ -404,7 +425,7 @@ void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
     void fname(ctype *x, int n, char *op)                                                          \
     {                                                                                              \
         MSG_ENTER(#fname);                                                                         \
-        allreduce(call, x, n, op, atype, comm_expr);                                               \
+        allreduce(call, x, n, op, atype, comm_expr, NULL);                                         \
         armcii_unlock();                                                                           \
     }
 #define GROUP_GOP(fname, ctype, atype)                                                             \
@@ -412,7 +433,7 @@ void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
     {                                                                                              \
         MSG_ENTER(#fname);                                                                         \
         armcii_check_local(call, "group", group, 1);                                               \
-        allreduce(call, x, n, op, atype, group->comm);                                             \
+        allreduce(call, x, n, op, atype, group->comm, group);                                      \
         armcii_unlock();                                                                           \
     }
 

@@ -49,10 +49,10 @@ check "same node collectives: 13 pull (3 of them reductions), 4 naive, 8 or 0 bl
 check "same node collectives, ARMCI_COLL_CMA=0: no blocks by CMA" \
     "$(all 'collectives naive' 4) and $(all 'collective blocks by CMA' 0)" \
     ARMCI_SHM=1 ARMCI_COLL_CMA=0
-check "fabric collectives: 14 through MPI, 3 barriers and 3 reductions by point-to-point" \
-    "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 6)" \
+check "fabric collectives: 14 through MPI; by point-to-point 3 barriers, 3 reductions, the short broadcast, a group's barrier and reduction" \
+    "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 9)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp
-check "fabric collectives, ARMCI_COLL_ALG=mpi: barriers and reductions too through MPI" \
+check "fabric collectives, ARMCI_COLL_ALG=mpi: barriers, reductions and broadcasts too through MPI" \
     "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 0)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_COLL_ALG=mpi
 # ARMCIX_Progress in a loop with nothing to do: yields the processor each time when told to

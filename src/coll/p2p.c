@@ -1,5 +1,5 @@
 /*
- * Reductions and barriers of all processes written with MPI's point-to-point messages and
+ * Reductions, broadcasts and barriers written with MPI's point-to-point messages and
  * completed by the runtime's own wait, which serves peers' one-sided operations aimed at
  * this process, checks that the node's processes live and runs the watchdog.
  *
@@ -10,10 +10,11 @@
  * leave peers to the progress thread, which naps: a get to a process waiting in a barrier
  * took 1 ms instead of 20 us.
  *
- * The messages travel on a communicator of their own, so they never meet the
- * application's (armci_msg_snd/rcv use the runtime's main communicator with the
- * application's tags); each kind of step has its own tags, so that processes that call
- * different collectives by mistake wait (and the watchdog says so) instead of matching.
+ * The messages travel on communicators of the runtime's own (one duplicated from the world
+ * at init, one per group made with the group), so they never meet the application's
+ * (armci_msg_snd/rcv use the runtime's main communicator with the application's tags);
+ * each kind of step has its own tags, so that processes that call different collectives
+ * by mistake wait (and the watchdog says so) instead of matching.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +31,10 @@ enum {
     TAG_FOLD_IN = 200,  /* a process beyond the power of two hands its vector over */
     TAG_DOUBLING = 201, /* + step */
     TAG_FOLD_OUT = 299, /* and gets the result back */
+    TAG_BCAST = 300,
 };
 
-static MPI_Comm p2p_comm = MPI_COMM_NULL;
+static MPI_Comm p2p_comm = MPI_COMM_NULL; /* the world's */
 
 void armcii_coll_p2p_init(void)
 {
@@ -45,15 +47,32 @@ void armcii_coll_p2p_fini(void)
         MPI_Comm_free(&p2p_comm);
 }
 
+MPI_Comm armcii_coll_p2p_world(void)
+{
+    return p2p_comm;
+}
+
+/* Whether the collective on @p comm (the runtime's own; MPI_COMM_NULL for none) of @p bytes
+ * per process is ours; counts it and makes it a synchronisation point of the get cache. */
+static int ours(const char *call, MPI_Comm comm, size_t bytes)
+{
+    if (comm == MPI_COMM_NULL || bytes > P2P_MAX_BYTES ||
+        armcii_coll_algorithm(call) == ARMCII_COLL_MPI)
+        return 0;
+    armcii_stats.coll[ARMCII_ST_COLL_P2P]++;
+    armcii_cache_sync(); /* a synchronisation point, also where nothing need be waited for */
+    return 1;
+}
+
 /* Sends @p bytes at @p out to @p to while receiving as many from @p from into @p in, completed
  * by the runtime's wait. Either peer may be MPI_PROC_NULL (its buffer must still be valid:
  * Open MPI checks it). */
-static void step(const char *call, const void *out, int to, void *in, int from, size_t bytes,
-                 int tag)
+static void step(const char *call, MPI_Comm comm, const void *out, int to, void *in, int from,
+                 size_t bytes, int tag)
 {
     MPI_Request r[2];
-    MPI_Irecv(in, (int)bytes, MPI_BYTE, from, tag, p2p_comm, &r[0]);
-    MPI_Isend(out, (int)bytes, MPI_BYTE, to, tag, p2p_comm, &r[1]);
+    MPI_Irecv(in, (int)bytes, MPI_BYTE, from, tag, comm, &r[0]);
+    MPI_Isend(out, (int)bytes, MPI_BYTE, to, tag, comm, &r[1]);
     armcii_mpi_waitall(call, 2, r);
 }
 
@@ -76,15 +95,15 @@ static void combine(void *x, void *in, int n, MPI_Datatype dt, size_t es, MPI_Op
  * 2 * (P - p2) processes pair up beforehand: the even one of each pair hands its vector to
  * the odd one, which takes part for both, and gets the result back at the end.
  */
-int armcii_coll_p2p_allreduce(const char *call, void *x, int n, MPI_Datatype dt, size_t es,
-                              MPI_Op op)
+int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, MPI_Datatype dt,
+                              size_t es, MPI_Op op)
 {
     size_t bytes = (size_t)n * es;
-    if (armcii_coll_algorithm(call) == ARMCII_COLL_MPI || bytes > P2P_MAX_BYTES)
+    if (!ours(call, comm, bytes))
         return 0;
-    int P = armcii_g.nproc, me = armcii_g.rank;
-    armcii_stats.coll[ARMCII_ST_COLL_P2P]++;
-    armcii_cache_sync(); /* a synchronisation point, also where nothing need be waited for */
+    int P, me;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
     if (P == 1)
         return 1;
     double small[32];
@@ -97,10 +116,10 @@ int armcii_coll_p2p_allreduce(const char *call, void *x, int n, MPI_Datatype dt,
     int extra = P - p2, vr = me - extra; /* virtual rank among the p2, or -1 */
     if (me < 2 * extra) {
         if (me % 2 == 0) {
-            step(call, x, me + 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_IN);
+            step(call, comm, x, me + 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_IN);
             vr = -1;
         } else {
-            step(call, x, MPI_PROC_NULL, in, me - 1, bytes, TAG_FOLD_IN);
+            step(call, comm, x, MPI_PROC_NULL, in, me - 1, bytes, TAG_FOLD_IN);
             combine(x, in, n, dt, es, op, 1);
             vr = me / 2;
         }
@@ -109,38 +128,67 @@ int armcii_coll_p2p_allreduce(const char *call, void *x, int n, MPI_Datatype dt,
         for (int k = 0, m = 1; m < p2; k++, m *= 2) {
             int pv = vr ^ m;
             int peer = pv < extra ? 2 * pv + 1 : pv + extra;
-            step(call, x, peer, in, peer, bytes, TAG_DOUBLING + k);
+            step(call, comm, x, peer, in, peer, bytes, TAG_DOUBLING + k);
             combine(x, in, n, dt, es, op, pv < vr);
         }
     }
     if (me < 2 * extra) {
         if (me % 2 == 0)
-            step(call, in, MPI_PROC_NULL, x, me + 1, bytes, TAG_FOLD_OUT);
+            step(call, comm, in, MPI_PROC_NULL, x, me + 1, bytes, TAG_FOLD_OUT);
         else
-            step(call, x, me - 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_OUT);
+            step(call, comm, x, me - 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_OUT);
     }
     if (in != small)
         free(in);
     return 1;
 }
 
+/* A binomial tree rooted at @p root: each process receives the data from the process that
+ * differs from it (relative to the root) in its lowest set bit, then passes it on to those
+ * that differ from it in each lower bit. */
+int armcii_coll_p2p_bcast(const char *call, MPI_Comm comm, void *buf, size_t bytes, int root)
+{
+    if (!ours(call, comm, bytes))
+        return 0;
+    int P, me;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
+    int vr = (me - root + P) % P, m = 1;
+    for (; m < P; m *= 2)
+        if (vr & m) {
+            step(call, comm, buf, MPI_PROC_NULL, buf, (vr - m + root) % P, bytes, TAG_BCAST);
+            break;
+        }
+    MPI_Request r[32];
+    int nr = 0;
+    for (m /= 2; m >= 1; m /= 2)
+        if (vr + m < P)
+            MPI_Isend(buf, (int)bytes, MPI_BYTE, (vr + m + root) % P, TAG_BCAST, comm, &r[nr++]);
+    armcii_mpi_waitall(call, nr, r);
+    return 1;
+}
+
+/* Dissemination: in round k each process signals the one 2^k ahead of it and waits for the
+ * one 2^k behind; after ceil(log2 P) rounds everyone has heard from everyone. */
+int armcii_coll_p2p_barrier(const char *call, MPI_Comm comm)
+{
+    if (!ours(call, comm, 0))
+        return 0;
+    int P, me;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
+    for (int k = 0, d = 1; d < P; k++, d *= 2)
+        step(call, comm, NULL, (me + d) % P, NULL, (me - d + P) % P, 0, TAG_BARRIER + k);
+    return 1;
+}
+
 /* The barrier of the world: the node's shared-memory barrier where the world is one node,
- * else dissemination (in round k each process signals the one 2^k ahead of it and waits
- * for the one 2^k behind; after ceil(log2 P) rounds everyone has heard from everyone), or
- * MPI's barrier under ARMCI_COLL_ALG=mpi. */
+ * else dissemination, or MPI's barrier under ARMCI_COLL_ALG=mpi. */
 void armcii_coll_barrier(const char *call)
 {
-    if (armcii_coll_node_sync(call))
+    if (armcii_coll_node_sync(call) || armcii_coll_p2p_barrier(call, p2p_comm))
         return;
-    if (armcii_coll_algorithm(call) == ARMCII_COLL_MPI) {
-        MPI_Request r;
-        MPI_Ibarrier(armcii_g.comm, &r);
-        armcii_mpi_wait(call, &r);
-        return;
-    }
-    int P = armcii_g.nproc, me = armcii_g.rank;
-    armcii_stats.coll[ARMCII_ST_COLL_P2P]++;
-    armcii_cache_sync();
-    for (int k = 0, d = 1; d < P; k++, d *= 2)
-        step(call, NULL, (me + d) % P, NULL, (me - d + P) % P, 0, TAG_BARRIER + k);
+    MPI_Request r;
+    MPI_Ibarrier(armcii_g.comm, &r);
+    armcii_mpi_wait(call, &r);
 }

@@ -384,12 +384,22 @@ int armcii_coll_cma(void);
  *  @p bytes at @p x of every process (rank order, valid until the next call) with one
  *  synchronisation; NULL, doing nothing, elsewhere. Collective over the world. */
 const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes);
-/** A reduction of the world (in place, MPI's @p op on @p n elements of @p dt, @p es bytes
- *  each) by MPI point-to-point messages (src/coll/p2p.c), which the runtime's wait
- *  completes; 0, doing nothing, where MPI's collective is to do it (ARMCI_COLL_ALG=mpi,
- *  long vectors). Every process gets the same bits. */
-int armcii_coll_p2p_allreduce(const char *call, void *x, int n, MPI_Datatype dt, size_t es,
-                              MPI_Op op);
+/*
+ * Collectives by MPI point-to-point messages (src/coll/p2p.c), which the runtime's wait
+ * completes, over @p comm: a communicator of the runtime's own (the world's,
+ * armcii_coll_p2p_world, or a group's noncoll_pgroup_comm). Each returns 0, doing nothing,
+ * where MPI's collective is to do it: no such communicator (MPI_COMM_NULL),
+ * ARMCI_COLL_ALG=mpi, or more than 64 KiB per process.
+ */
+/** In place, MPI's @p op on @p n elements of @p dt, @p es bytes each; every process gets
+ *  the same bits. */
+int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, MPI_Datatype dt,
+                              size_t es, MPI_Op op);
+/** The @p bytes at @p buf of rank @p root of @p comm, to every process. */
+int armcii_coll_p2p_bcast(const char *call, MPI_Comm comm, void *buf, size_t bytes, int root);
+int armcii_coll_p2p_barrier(const char *call, MPI_Comm comm);
+/** The runtime's own duplicate of the world's communicator, for the above. */
+MPI_Comm armcii_coll_p2p_world(void);
 /** The barrier of the world: the node's shared memory, point-to-point messages or MPI's
  *  barrier, as the layout and ARMCI_COLL_ALG say; waiters serve peers. */
 void armcii_coll_barrier(const char *call);

@@ -26,7 +26,7 @@ enum {
     ARMCII_ST_COLL_NAIVE,  /* each process its own row */
     ARMCII_ST_COLL_HIER,   /* over several nodes: node copies plus an exchange of leaders */
     ARMCII_ST_COLL_MPI,    /* MPI's collective */
-    ARMCII_ST_COLL_P2P,    /* reduction or barrier by MPI point-to-point messages */
+    ARMCII_ST_COLL_P2P,    /* reduction, broadcast or barrier by MPI point-to-point messages */
     ARMCII_ST_NCOLL
 };
 

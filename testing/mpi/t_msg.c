@@ -118,6 +118,20 @@ int main(int argc, char **argv)
     long word = t_me == 0 ? 424242 : 0;
     armci_msg_brdcst(&word, sizeof(word), 0);
     CHECK(word == 424242, "brdcst");
+    /* from every root: 1 byte, 65 536 bytes (the longest sent by point-to-point messages
+     * over the fabric) and 80 000 (MPI's broadcast) */
+    int bsizes[] = {1, 65536, 80000}, bbad = 0;
+    unsigned char *bb = malloc(80000);
+    for (int bs = 0; bs < 3; bs++)
+        for (int root = 0; root < t_np; root++) {
+            for (int k = 0; k < bsizes[bs]; k++)
+                bb[k] = t_me == root ? (unsigned char)(k * 7 + root) : 0xee;
+            armci_msg_bcast(bb, bsizes[bs], root);
+            for (int k = 0; k < bsizes[bs]; k++)
+                bbad += bb[k] != (unsigned char)(k * 7 + root);
+        }
+    free(bb);
+    CHECK(bbad == 0, "bcast from every root: %d bytes wrong", bbad);
 
     /* point to point around a ring, and a receive from anybody */
     int right = (t_me + 1) % t_np, left = (t_me + t_np - 1) % t_np;
@@ -193,6 +207,55 @@ int main(int argc, char **argv)
         armci_msg_group_barrier(&g);
     }
     ARMCI_Group_free(&g);
+
+    /* two groups at once, the even and the odd processes: reductions of 1, 2000 and 10 000
+     * doubles (the last longer than point-to-point messages take) against MPI's on the
+     * group's communicator, the same bits everywhere; broadcasts from every member;
+     * barriers */
+    int parity = t_me % 2, nodd = t_np / 2, odd[8];
+    for (int k = 0; k < nodd; k++)
+        odd[k] = 2 * k + 1;
+    ARMCI_Group ge, go;
+    ARMCI_Group_create(nev, ev, &ge);
+    ARMCI_Group_create(nodd, odd, &go);
+    ARMCI_Group *gm = parity ? &go : &ge;
+    int gbad = 0, gdiffer = 0, gme, gsize;
+    ARMCI_Group_rank(gm, &gme);
+    ARMCI_Group_size(gm, &gsize);
+    CHECK(gsize == (parity ? nodd : nev) && ARMCI_Absolute_id(gm, gme) == t_me,
+          "group of my parity");
+    for (int len = 1; len <= 10000; len = len == 1 ? 2000 : len + 8000) {
+        double *v = malloc((size_t)len * sizeof(double)),
+               *ref = malloc((size_t)len * sizeof(double));
+        for (int k = 0; k < len; k++)
+            v[k] = ref[k] = (gme == 0 ? 1e16 : 1.0) + k * 0.25 + t_me;
+        armci_msg_group_dgop(v, len, "+", gm);
+        MPI_Allreduce(MPI_IN_PLACE, ref, len, MPI_DOUBLE, MPI_SUM, gm->comm);
+        double *lo = malloc((size_t)len * sizeof(double)),
+               *hi = malloc((size_t)len * sizeof(double));
+        MPI_Allreduce(v, lo, len, MPI_DOUBLE, MPI_MIN, gm->comm);
+        MPI_Allreduce(v, hi, len, MPI_DOUBLE, MPI_MAX, gm->comm);
+        for (int k = 0; k < len; k++) {
+            gbad += fabs(v[k] - ref[k]) > 1e-6 * fabs(ref[k]);
+            gdiffer += lo[k] != hi[k];
+        }
+        free(v);
+        free(ref);
+        free(lo);
+        free(hi);
+    }
+    CHECK(gbad == 0, "group reductions against MPI: %d wrong", gbad);
+    CHECK(gdiffer == 0, "group reductions: %d results differ within the group", gdiffer);
+    int gbb = 0;
+    for (int root = 0; root < gsize; root++) {
+        long w = gme == root ? 1000 + ARMCI_Absolute_id(gm, root) : -1;
+        armci_msg_group_bcast_scope(SCOPE_ALL, &w, sizeof(w), ARMCI_Absolute_id(gm, root), gm);
+        gbb += w != 1000 + ARMCI_Absolute_id(gm, root);
+        armci_msg_group_barrier(gm);
+    }
+    CHECK(gbb == 0, "group broadcasts from every member: %d wrong", gbb);
+    ARMCI_Group_free(&ge);
+    ARMCI_Group_free(&go);
     armci_msg_barrier();
     return t_finish("t_msg");
 }

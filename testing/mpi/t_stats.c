@@ -1,7 +1,8 @@
 /* A known number of operations for the statistics check (testing/stats.sh): 1000 gets of
  * 8 bytes, 100 puts of 64 bytes, 10 double accumulates and 5 fetch-and-adds per process,
  * all to the next process; then 10 small all-to-alls, 4 large allgathers and 3 reductions
- * of a double; then 1000 calls of ARMCIX_Progress with nothing to do. */
+ * of a double; then broadcasts of 8 and 100 000 bytes, and a barrier and a reduction of a
+ * group of every process; then 1000 calls of ARMCIX_Progress with nothing to do. */
 #include <string.h>
 
 #include <message.h>
@@ -43,6 +44,26 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         armci_msg_dgop(&d, 1, "+");
     CHECK(d == (double)t_np * t_np * t_np, "dgop");
+    /* off one node, point-to-point messages carry the 8-byte broadcast and the group's
+     * barrier and reduction; the 100 000-byte broadcast is longer than they take */
+    char *bb = malloc(100000);
+    memset(bb, t_me == 0 ? 7 : 0, 100000);
+    long w = t_me == 0 ? 99 : 0;
+    armci_msg_bcast(&w, sizeof(w), 0);
+    armci_msg_bcast(bb, 100000, 0);
+    CHECK(w == 99 && bb[0] == 7 && bb[99999] == 7, "broadcasts");
+    free(bb);
+    int *all = malloc((size_t)t_np * sizeof(int));
+    for (int q = 0; q < t_np; q++)
+        all[q] = q;
+    ARMCI_Group g;
+    ARMCI_Group_create(t_np, all, &g);
+    armci_msg_group_barrier(&g);
+    double gd = 1.0;
+    armci_msg_group_dgop(&gd, 1, "+", &g);
+    CHECK(gd == (double)t_np, "group dgop");
+    ARMCI_Group_free(&g);
+    free(all);
     free(s);
     free(r);
     ARMCI_Barrier();
