@@ -23,7 +23,7 @@ for np in ${NPS:-2 4}; do
             for alg in $algs; do
                 ARMCI_COLL_ALG=$alg "$run" "$np" "$b/coll_bench" $flag |
                     awk -v np="$np" -v buf="$buf" -v alg="$alg" \
-                        '$1 ~ /^(alltoall|allgather|dgop|barrier)$/ { print np, buf, $1, $2, alg, $3, $4 }'
+                        '$1 ~ /^(alltoall|allgather|dgop|barrier|bcast|group-bar|group-dgop)$/ { print np, buf, $1, $2, alg, $3, $4 }'
             done
             r=$((r + 1))
         done
