@@ -26,8 +26,8 @@ check() { # check NAME "python expression over c (counters) and n" ENV...
     rm -f "$json" "$log"
 }
 all() { echo "all(x == $2 for x in c['$1'])"; }
-check "same node: 1000 gets, 100 puts, 10 acc, 5 rmw, all local" \
-    "$(all 'get local' 1000) and $(all 'put local' 100) and $(all 'acc local' 10) and $(all 'rmw local' 5) and $(all 'get bytes' 8000)" \
+check "same node: 1000 gets, 100 puts (and 100 flagged on processes 0 and 1), 10 acc, 5 rmw, all local" \
+    "$(all 'get local' 1000) and c['put local'] == [200, 200, 100] and $(all 'acc local' 10) and $(all 'rmw local' 5) and $(all 'get bytes' 8000)" \
     ARMCI_SHM=1
 check "fabric: 1000 direct gets, 100 direct puts, 10 message accs, 5 message rmws" \
     "$(all 'get direct' 1000) and $(all 'put direct' 100) and $(all 'acc message' 10) and $(all 'rmw message' 5) and $(all 'get local' 0)" \
@@ -49,19 +49,30 @@ check "same node collectives: 13 pull (3 of them reductions), 4 naive, 8 or 0 bl
 check "same node collectives, ARMCI_COLL_CMA=0: no blocks by CMA" \
     "$(all 'collectives naive' 4) and $(all 'collective blocks by CMA' 0)" \
     ARMCI_SHM=1 ARMCI_COLL_CMA=0
-check "fabric collectives: 14 through MPI; by point-to-point 3 barriers, 3 reductions, the short broadcast, a group's barrier and reduction" \
-    "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 9)" \
+check "fabric collectives: 14 through MPI; by point-to-point 4 barriers, 3 reductions, the short broadcast, a group's barrier and reduction" \
+    "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 10)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp
 check "fabric collectives, ARMCI_COLL_ALG=mpi: barriers, reductions and broadcasts too through MPI" \
     "$(all 'collectives mpi' 14) and $(all 'collectives p2p' 0)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_COLL_ALG=mpi
 # ARMCIX_Progress in a loop with nothing to do: yields the processor each time when told to
-# (auto: when processes outnumber hardware threads), never when told not to
+# (auto: when processes outnumber hardware threads), never when told not to (processes 0
+# and 1 also wait for flags in ARMCIX_Progress afterwards)
 check "idle ARMCIX_Progress, ARMCI_YIELD_IDLE=1: 1000 yields" \
-    "$(all 'idle ARMCIX_Progress yields' 1000)" \
+    "c['idle ARMCIX_Progress yields'][2] == 1000 and min(c['idle ARMCIX_Progress yields']) >= 1000" \
     ARMCI_SHM=1 ARMCI_YIELD_IDLE=1
 check "idle ARMCIX_Progress, ARMCI_YIELD_IDLE=0: no yields" \
     "$(all 'idle ARMCIX_Progress yields' 0)" \
     ARMCI_SHM=1 ARMCI_YIELD_IDLE=0
+# A flagged put's acknowledgement rides on the answer: processes 0 and 1 send none of
+# their own for the 100 flagged puts each receives in the ping-pong, only the 10 for the
+# accumulates and at most one for a flagged put its peer waits for at the barrier; the
+# same with every flagged put acknowledged at once.
+check "fabric, flagged-put ping-pong: acknowledgements ride on the answers" \
+    "all(c['put message'][i] == 100 and c['acknowledgements sent'][i] <= 11 for i in (0, 1))" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp
+check "fabric, flagged-put ping-pong, ARMCI_ACK_DEFER=0: every one acknowledged at once" \
+    "all(c['acknowledgements sent'][i] >= 110 for i in (0, 1)) and $(all 'acknowledgements asked for' 0)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACK_DEFER=0
 echo "stats: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -77,6 +77,15 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
             FI_PROVIDER=tcp ARMCI_PROGRESS_CPUS=0-1 ARMCI_PROGRESS_WAKE_MIN=1 T_PROGRESS_CPUS=0-1
         ;;
     esac
+    # flagged puts: each acknowledged at once instead of deferred; and deferred ones
+    # retired from a full request pool (the origin must ask for their acknowledgement)
+    case $t in
+    t_values | t_progress)
+        one "$t np=3 fabric tcp, flagged puts acknowledged at once" 3 ARMCI_SHM=0 \
+            FI_PROVIDER=tcp ARMCI_ACK_DEFER=0
+        one "$t np=3 fabric tcp, 4 requests" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MAX_REQUESTS=4
+        ;;
+    esac
     case $t in
     t_contig | t_acc | t_handles | t_strided | t_vector | t_agg)
         one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0

@@ -65,7 +65,7 @@ void armcii_req_issued(armcii_req_t *req)
 void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait,
                        size_t bytes)
 {
-    if (blocking && !wait) {
+    if (blocking && !wait && !req->copied) { /* a deferred flagged put is, once sent */
         req->copied = 1;
         armcii_g.ncopied++;
     }
@@ -142,6 +142,11 @@ typedef armcii_watch_t watch_t;
 
 static void watch_poll(const char *call, watch_t *w, const char *what, int target)
 {
+    /* Flagged puts whose acknowledgement the target defers may be among what is waited
+     * for: ask for it at the first poll, and again for any issued meanwhile by other
+     * threads. */
+    if (w->spins % CLOCK_EVERY == 0)
+        armcii_am_want_acks(target);
     armcii_poll_waiting(call, &w->idle);
     if (++w->spins % CLOCK_EVERY != 0)
         return;

@@ -28,6 +28,9 @@ typedef struct armcii_req {
     int pending;      /* transport operations not yet completed */
     void *scratch;    /* memory owned by the request, freed on completion */
     struct armcii_req *older, *newer; /* active requests in issue order */
+    struct armcii_req *next_flagged;  /* a flagged put's: the next one to the same target
+                                       * whose acknowledgement is deferred (src/transport/am.c) */
+    uint32_t flagged_seq;             /* and the sequence number of its last message */
     int next_free;
     int index;
 } armcii_req_t;

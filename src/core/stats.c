@@ -17,7 +17,7 @@ static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collecti
                                                   "collectives naive", "collectives hier",
                                                   "collectives mpi",   "collectives p2p"};
 
-#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + ARMCII_ST_NCOLL + 9)
+#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + ARMCII_ST_NCOLL + 11)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -54,6 +54,10 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)armcii_stats.eagain_retries;
     strcpy(names[k], "idle ARMCIX_Progress yields");
     v[k++] = (double)armcii_stats.idle_yields;
+    strcpy(names[k], "acknowledgements sent");
+    v[k++] = (double)armcii_stats.acks_sent;
+    strcpy(names[k], "acknowledgements asked for");
+    v[k++] = (double)armcii_stats.acks_wanted;
     strcpy(names[k], "seconds waiting");
     v[k++] = armcii_stats.wait_seconds;
 }

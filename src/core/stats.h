@@ -40,6 +40,8 @@ typedef struct {
     long progress_woken;   /* naps cut short by a large nonblocking transfer (atomic) */
     long eagain_retries;   /* provider queue full, retried */
     long idle_yields;      /* ARMCIX_Progress calls that found nothing and yielded */
+    long acks_sent;        /* acknowledgement messages of their own (not riding on others) */
+    long acks_wanted;      /* deferred acknowledgements asked for (src/transport/am.c) */
     double wait_seconds;   /* time spent waiting for completions */
 } armcii_stats_t;
 

@@ -7,6 +7,18 @@
  *                 trip and a second put;
  *   GETV          entries (address, length) packed by the target into a GETV_REPLY;
  *   RMW           an atomic read-modify-write on one word, answered by RMW_REPLY.
+ *
+ * A flagged put's acknowledgement may be deferred (ARMCI_ACK_DEFER): the process waiting
+ * for the flag usually answers at once, and an acknowledgement sent first stood between
+ * the flag and that answer (a flagged-put ping-pong over tcp: one more send per message).
+ * Instead every message tells its receiver how many of the receiver's requests the sender
+ * has applied (`acked`), which completes the receiver's deferred flagged puts to it; an
+ * origin that must wait for them (a fence, a wait, a full request pool) sends ACK_WANTED
+ * once, and the target answers as soon as it has applied that far (its progress thread
+ * does while it is outside ARMCI: without progress threads nothing is deferred). The
+ * origin marks the flagged puts it defers, so the two sides never disagree about which
+ * are acknowledged.
+ *
  * Accumulates take the target's accumulate lock (the lock same-node peers take too), and
  * read-modify-writes are CPU atomics, so both stay atomic whichever path a peer uses.
  * Every address is checked against the target's own allocations before it is touched.
@@ -22,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/stats.h"
 #include "ofi_internal.h"
 
 enum {
@@ -32,8 +45,13 @@ enum {
     AM_RMW,
     AM_RMW_REPLY,
     AM_ACK,
-    AM_PUTF
+    AM_PUTF,
+    AM_ACK_WANTED, /* arg[0]: acknowledge once you have applied this many of my requests */
+    AM_COUNT,      /* the count (`acked`) alone */
 };
+
+/* PUTF's `type`: its origin waits for no acknowledgement of its own (see above). */
+#define PUTF_DEFERRED 1
 
 typedef struct {
     uint32_t kind;
@@ -41,7 +59,7 @@ typedef struct {
     int32_t type;     /* ACCV: element type; RMW: operation */
     uint32_t nblk;    /* records / entries */
     uint32_t seq;     /* requests: the origin's count of requests to this target */
-    uint32_t spare;
+    uint32_t acked;   /* every message: the receiver's requests the sender has applied */
     uint64_t cookie;  /* the origin's: request slot << 32 | generation, or a context */
     uint64_t arg[2];  /* RMW: address, operand (and comparand); PUTF: flag address, value */
     unsigned char scale[16];
@@ -82,7 +100,20 @@ static struct {
     ofi_op_t *reposts[AM_NRECV];
     int nreposts;
     pending_t *head, *tail;
+    /* deferred acknowledgements of flagged puts */
+    int defer;                   /* ARMCI_ACK_DEFER: this process defers its own */
+    uint32_t *want;              /* per origin: acknowledge once seq_in reaches this */
+    unsigned char *wanted;       /* per origin: want is set */
+    uint32_t *asked;             /* per target: the count last asked for */
+    armcii_req_t **flagged_head; /* per target: flagged puts awaiting `acked`, oldest first */
+    armcii_req_t **flagged_tail;
 } am;
+
+/* Sequence numbers wrap: a has reached b. */
+static int reached(uint32_t a, uint32_t b)
+{
+    return (int32_t)(a - b) >= 0;
+}
 
 /* ---- origin-side contexts named by cookies ---- */
 
@@ -145,9 +176,19 @@ static void enqueue(int to, void *buf, size_t len, int is_bounce, int is_request
     am.tail = p;
 }
 
+/* Every message, as it leaves: its sender, and how many of the receiver's requests have been
+ * applied here (the freshest count, also for a message that waited in the queue). */
+static void stamp(int to, void *msg)
+{
+    am_hdr_t *h = msg;
+    h->src = armcii_g.rank;
+    h->acked = am.seq_in[to];
+}
+
 /* Send a bounce buffer; the buffer returns to the pool when the send completes. */
 static int try_send_bounce(int to, void *b, size_t len)
 {
+    stamp(to, b);
     ofi_op_t *op = armcii_ofi_op_get();
     op->kind = OFI_OP_SEND;
     op->target = to;
@@ -160,8 +201,9 @@ static int try_send_bounce(int to, void *b, size_t len)
 }
 
 /* A small message (ack) copied by the provider, or queued in a malloc'd copy. */
-static void send_small(int to, const void *msg, size_t len)
+static void send_small(int to, am_hdr_t *msg, size_t len)
 {
+    stamp(to, msg);
     int rc = am.head ? -FI_EAGAIN : (int)fi_inject(armcii_ofi.ep, msg, len, armcii_ofi.addrs[to]);
     if (rc == 0)
         return;
@@ -209,6 +251,7 @@ void armcii_am_flush_deferred(void)
         } else if (p->is_bounce) {
             rc = try_send_bounce(p->to, p->buf, p->len);
         } else {
+            stamp(p->to, p->buf);
             rc = (int)fi_inject(armcii_ofi.ep, p->buf, p->len, armcii_ofi.addrs[p->to]);
             if (rc == 0)
                 free(p->buf);
@@ -243,8 +286,15 @@ armcii_status_t armcii_am_init(void)
     am.seq_out = calloc((size_t)n, sizeof(uint32_t));
     am.seq_in = calloc((size_t)n, sizeof(uint32_t));
     am.held = calloc((size_t)n, sizeof(held_t *));
-    if (!am.seq_out || !am.seq_in || !am.held)
+    am.want = calloc((size_t)n, sizeof(uint32_t));
+    am.wanted = calloc((size_t)n, 1);
+    am.asked = calloc((size_t)n, sizeof(uint32_t));
+    am.flagged_head = calloc((size_t)n, sizeof(armcii_req_t *));
+    am.flagged_tail = calloc((size_t)n, sizeof(armcii_req_t *));
+    if (!am.seq_out || !am.seq_in || !am.held || !am.want || !am.wanted || !am.asked ||
+        !am.flagged_head || !am.flagged_tail)
         return ARMCII_ENOMEM;
+    am.defer = armcii_g.env.ACK_DEFER;
     am.buf_size = armcii_ofi.bounce_size;
     size_t total = am.buf_size * AM_NRECV;
     if (posix_memalign((void **)&am.slab, 4096, total) != 0)
@@ -288,6 +338,11 @@ void armcii_am_fini(void)
     free(am.seq_out);
     free(am.seq_in);
     free(am.held);
+    free(am.want);
+    free(am.wanted);
+    free(am.asked);
+    free(am.flagged_head);
+    free(am.flagged_tail);
     armcii_ofi_mr_dereg(&am.mr);
     free(am.slab);
     memset(&am, 0, sizeof(am));
@@ -346,9 +401,44 @@ static void apply_records(const am_hdr_t *h, size_t len)
          * non-temporal stores, which only a fence orders before the flag. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         __atomic_store_n((int *)(uintptr_t)h->arg[0], (int)h->arg[1], __ATOMIC_RELEASE);
+        if (h->type == PUTF_DEFERRED)
+            return; /* acknowledged by the count on a later message */
     }
     am_hdr_t ack = {.kind = AM_ACK, .cookie = h->cookie};
     send_small(h->src, &ack, offsetof(am_hdr_t, arg));
+    armcii_stats.acks_sent++;
+}
+
+/* A message that carries only the count. */
+static void send_count(int to)
+{
+    am_hdr_t c = {.kind = AM_COUNT};
+    send_small(to, &c, offsetof(am_hdr_t, arg));
+    armcii_stats.acks_sent++;
+}
+
+/* Origin @p src waits for the acknowledgement of its requests up to count @p upto. */
+static void ack_wanted(int src, uint32_t upto)
+{
+    if (reached(am.seq_in[src], upto)) {
+        send_count(src);
+        return;
+    }
+    if (!am.wanted[src] || !reached(am.want[src], upto))
+        am.want[src] = upto;
+    am.wanted[src] = 1;
+}
+
+/* The count @p acked from @p from completes the flagged puts to it that it has applied. */
+static void took_count(int from, uint32_t acked)
+{
+    armcii_req_t *r;
+    while ((r = am.flagged_head[from]) && !reached(r->flagged_seq, acked)) {
+        am.flagged_head[from] = r->next_flagged;
+        if (!am.flagged_head[from])
+            am.flagged_tail[from] = NULL;
+        armcii_req_op_done(r);
+    }
 }
 
 /* Pack the entries of a GETV into a reply; 0 when no bounce buffer is free yet. */
@@ -460,6 +550,11 @@ static void dispatch(const am_hdr_t *h, size_t len)
     case AM_ACK:
         armcii_req_op_done(cookie_req(h->cookie));
         break;
+    case AM_COUNT: /* taken by armcii_am_handle, as from every message */
+        break;
+    case AM_ACK_WANTED:
+        ack_wanted(h->src, (uint32_t)h->arg[0]);
+        break;
     default:
         armcii_fatal(tcall, "unknown message kind 0x%x (%zu bytes)", h->kind, len);
     }
@@ -507,14 +602,20 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
     const am_hdr_t *h = op->bounce;
     if (len < offsetof(am_hdr_t, arg))
         armcii_fatal(tcall, "message of %zu bytes is too short", len);
+    int src = h->src;
+    if (src < 0 || src >= armcii_g.nproc)
+        armcii_fatal(tcall, "message from rank %d, beyond the %d processes", src, armcii_g.nproc);
+    uint32_t acked = h->acked;
     if (is_request(h->kind)) {
-        if (h->src < 0 || h->src >= armcii_g.nproc)
-            armcii_fatal(tcall, "message from rank %d, beyond the %d processes", h->src,
-                         armcii_g.nproc);
         in_order(h, len);
+        if (am.wanted[src] && reached(am.seq_in[src], am.want[src])) {
+            am.wanted[src] = 0;
+            send_count(src);
+        }
     } else {
         dispatch(h, len);
     }
+    took_count(src, acked);
     int rc = am.nreposts > 0 ? -FI_EAGAIN : post_recv(op);
     if (rc == -FI_EAGAIN)
         am.reposts[am.nreposts++] = op;
@@ -577,7 +678,28 @@ static void amb_send(armcii_amb_t *b)
     if (!b->buf)
         return;
     b->req->pending++;
-    ((am_hdr_t *)b->buf)->seq = am.seq_out[b->target]++;
+    am_hdr_t *h = (am_hdr_t *)b->buf;
+    h->seq = am.seq_out[b->target]++;
+    if (h->kind == AM_PUTF && am.defer && !armcii_g.sends_need_caller) {
+        /* Awaits the target's count, not an ack of its own; meanwhile only an
+         * acknowledgement is due, so the progress thread need not poll for it. Not
+         * without progress threads: a target that has left ARMCI (for MPI, say) after
+         * seeing the flag could answer no request for the acknowledgement, whereas one
+         * sent with the flag's own progress call gets there. */
+        h->type = PUTF_DEFERRED;
+        armcii_req_t *r = b->req;
+        r->next_flagged = NULL;
+        r->flagged_seq = h->seq;
+        if (am.flagged_tail[b->target])
+            am.flagged_tail[b->target]->next_flagged = r;
+        else
+            am.flagged_head[b->target] = r;
+        am.flagged_tail[b->target] = r;
+        if (!r->copied) {
+            r->copied = 1;
+            armcii_g.ncopied++;
+        }
+    }
     OFI_RETRY(b->call, "fi_send", b->target, try_send_bounce(b->target, b->buf, b->used));
     b->buf = NULL;
     b->ctx = NULL;
@@ -703,4 +825,33 @@ armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void 
     OFI_RETRY(call, "fi_send (read-modify-write)", target,
               try_send_bounce(target, b, sizeof(*h)));
     return ARMCII_OK;
+}
+
+/* ---- origin side: asking for deferred acknowledgements ---- */
+
+static void want_from(int target)
+{
+    armcii_req_t *last = am.flagged_tail[target];
+    if (!last)
+        return;
+    uint32_t upto = last->flagged_seq + 1;
+    if (reached(am.asked[target], upto))
+        return; /* asked already; the answer is on its way */
+    am.asked[target] = upto;
+    am_hdr_t q = {.kind = AM_ACK_WANTED};
+    q.arg[0] = upto;
+    send_small(target, &q, offsetof(am_hdr_t, scale));
+    armcii_stats.acks_wanted++;
+}
+
+void armcii_am_want_acks(int target)
+{
+    if (!am.flagged_head)
+        return; /* no fabric */
+    if (target >= 0) {
+        want_from(target);
+        return;
+    }
+    for (int t = 0; t < armcii_g.nproc; t++)
+        want_from(t);
 }

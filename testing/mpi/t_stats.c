@@ -2,7 +2,8 @@
  * 8 bytes, 100 puts of 64 bytes, 10 double accumulates and 5 fetch-and-adds per process,
  * all to the next process; then 10 small all-to-alls, 4 large allgathers and 3 reductions
  * of a double; then broadcasts of 8 and 100 000 bytes, and a barrier and a reduction of a
- * group of every process; then 1000 calls of ARMCIX_Progress with nothing to do. */
+ * group of every process; then 1000 calls of ARMCIX_Progress with nothing to do; then a
+ * ping-pong of 100 flagged puts each way between processes 0 and 1. */
 #include <string.h>
 
 #include <message.h>
@@ -69,6 +70,21 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     for (int i = 0; i < 1000; i++) /* nothing in flight: each yields if ARMCI_YIELD_IDLE */
         ARMCIX_Progress();
+    /* each flag answered at once: the acknowledgement of a flagged put can ride on the
+     * answer (ARMCI_ACK_DEFER) */
+    volatile int *flag = (volatile int *)((char *)base[t_me] + 1024);
+    if (t_me < 2 && t_np > 1) {
+        int peer = 1 - t_me, *theirs = (int *)((char *)base[peer] + 1024);
+        for (int i = 1; i <= 100; i++) {
+            if (t_me == 0)
+                ARMCI_Put_flag(buf, (char *)base[peer] + 1100, 8, theirs, i, peer);
+            while (*flag != i)
+                ARMCIX_Progress();
+            if (t_me == 1)
+                ARMCI_Put_flag(buf, (char *)base[peer] + 1100, 8, theirs, i, peer);
+        }
+    }
+    ARMCI_Barrier();
     CHECK(1, "operations issued");
     ARMCI_Free(base[t_me]);
     free(base);

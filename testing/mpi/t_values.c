@@ -116,6 +116,45 @@ int main(int argc, char **argv)
         free(one);
     }
 
+    /* Flagged puts in one direction only: the target sends nothing back that could carry
+     * their acknowledgement, so every way of waiting for them must ask for it (a fence, a
+     * handle, WaitProc, WaitAll, and a full request pool where ARMCI_MAX_REQUESTS is
+     * small); the target meanwhile waits for the last flag, and then checks the data. */
+    if (t_np > 1) {
+        ARMCI_Barrier();
+        int *word = (int *)(there + 64), last = 0;
+        if (t_me == 0) {
+            for (int k = 1; k <= 300; k++) {
+                int v = k * 11;
+                if (k <= 100) {
+                    ARMCI_Put_flag(&v, word, sizeof(v), (int *)there, 2000 + k, p);
+                } else if (k <= 120) {
+                    armci_hdl_t h;
+                    ARMCI_INIT_HANDLE(&h);
+                    ARMCIX_NbPut_flag(&v, word, sizeof(v), (int *)there, 2000 + k, p, &h);
+                    ARMCI_Wait(&h);
+                } else {
+                    ARMCIX_NbPut_flag(&v, word, sizeof(v), (int *)there, 2000 + k, p, NULL);
+                }
+                if (k == 100)
+                    ARMCI_Fence(p);
+                if (k == 200)
+                    ARMCI_WaitProc(p);
+            }
+            ARMCI_WaitAll();
+            ARMCI_Fence(p);
+            last = 1;
+        } else if (t_me == 1) {
+            while (*mine != 2300)
+                ARMCIX_Progress();
+            last = *(int *)(here + 64) == 300 * 11;
+        } else {
+            last = 1;
+        }
+        CHECK(last, "flagged puts in one direction: %s", t_me ? "the last value arrived" : "done");
+        ARMCI_Barrier();
+    }
+
     /* local copy and access brackets */
     char a[64], b[64];
     memset(a, 7, 64);
