@@ -101,7 +101,6 @@ static struct {
     int nreposts;
     pending_t *head, *tail;
     /* deferred acknowledgements of flagged puts */
-    int defer;                   /* ARMCI_ACK_DEFER: this process defers its own */
     uint32_t *want;              /* per origin: acknowledge once seq_in reaches this */
     unsigned char *wanted;       /* per origin: want is set */
     uint32_t *asked;             /* per target: the count last asked for */
@@ -294,7 +293,6 @@ armcii_status_t armcii_am_init(void)
     if (!am.seq_out || !am.seq_in || !am.held || !am.want || !am.wanted || !am.asked ||
         !am.flagged_head || !am.flagged_tail)
         return ARMCII_ENOMEM;
-    am.defer = armcii_g.env.ACK_DEFER;
     am.buf_size = armcii_ofi.bounce_size;
     size_t total = am.buf_size * AM_NRECV;
     if (posix_memalign((void **)&am.slab, 4096, total) != 0)
@@ -680,7 +678,7 @@ static void amb_send(armcii_amb_t *b)
     b->req->pending++;
     am_hdr_t *h = (am_hdr_t *)b->buf;
     h->seq = am.seq_out[b->target]++;
-    if (h->kind == AM_PUTF && am.defer && !armcii_g.sends_need_caller) {
+    if (h->kind == AM_PUTF && armcii_g.env.ACK_DEFER && !armcii_g.sends_need_caller) {
         /* Awaits the target's count, not an ack of its own; meanwhile only an
          * acknowledgement is due, so the progress thread need not poll for it. Not
          * without progress threads: a target that has left ARMCI (for MPI, say) after
