@@ -1,7 +1,8 @@
 #!/bin/sh
 # ThreadSanitizer over t_threads (4 threads per process issuing puts, gets, accumulates and
 # fetch-and-adds beside the progress thread) at 4 processes (2 for the woken thread), about
-# 10 s per configuration.
+# 10 s per configuration; and over t_values (flagged puts, whose acknowledgements the
+# progress thread may answer and collect, waited for with acquire loads) at 3.
 # Runs only in a build configured with --enable-tsan; elsewhere it is skipped. Suppressions,
 # each explained, only for Open MPI's own locks: testing/tsan.supp.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,19 +14,20 @@ grep -q '^SAN_CFLAGS = .*-fsanitize=thread' "$build/Makefile" 2>/dev/null || {
 }
 pass=0
 fail=0
-one() { # one NAME ITERS ENV...
+one() { # one NAME ITERS ENV...   (PROG: the program, t_threads unless set)
     name=$1
     iters=$2
     shift 2
+    prog=${PROG:-t_threads}
     log=$(mktemp)
     if env "$@" ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=300 \
         TSAN_OPTIONS="halt_on_error=0 suppressions=$here/tsan.supp" \
-        "$run" "${NP:-4}" "$build/testing/mpi/t_threads" "$iters" >"$log" 2>&1 &&
+        "$run" "${NP:-4}" "$build/testing/mpi/$prog" $iters >"$log" 2>&1 &&
         ! grep -q 'WARNING: ThreadSanitizer' "$log"; then
-        echo "PASS: tsan t_threads $name"
+        echo "PASS: tsan $prog $name"
         pass=$((pass + 1))
     else
-        echo "FAIL: tsan t_threads $name"
+        echo "FAIL: tsan $prog $name"
         grep -A20 'WARNING: ThreadSanitizer' "$log" | head -60 | sed 's/^/    /'
         fail=$((fail + 1))
     fi
@@ -37,5 +39,7 @@ one "fabric sockets" 800 ARMCI_SHM=0 FI_PROVIDER=sockets
 # two processes, so not oversubscribed: the thread is woken by every transfer
 NP=2 one "fabric tcp, woken thread" 400 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_CPUS=0-1 \
     ARMCI_PROGRESS_WAKE_MIN=1
+PROG=t_values NP=3 one "fabric tcp" "" ARMCI_SHM=0 FI_PROVIDER=tcp
+PROG=t_values NP=3 one "fabric tcp, 4 requests" "" ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MAX_REQUESTS=4
 echo "tsan: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,6 +4,15 @@
 
 #include "tester.h"
 
+/* Waits until the flag at @p f reads @p v, driving progress: an acquire load, as a program
+ * must use for the data put before the flag to be read after it (and for ThreadSanitizer
+ * to see that order). */
+static void wait_flag(int *f, int v)
+{
+    while (__atomic_load_n(f, __ATOMIC_ACQUIRE) != v)
+        ARMCIX_Progress();
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
@@ -39,9 +48,7 @@ int main(int argc, char **argv)
         data[i] = t_me + i * 0.5;
     int *flag = (int *)((char *)base[p] + 4000);
     ARMCI_Put_flag(data, (char *)base[p] + 1024, sizeof(data), flag, 1, p);
-    volatile int *myflag = (int *)((char *)base[t_me] + 4000);
-    while (*myflag != 1)
-        ARMCIX_Progress();
+    wait_flag((int *)((char *)base[t_me] + 4000), 1);
     int bad = 0, left0 = (t_me + t_np - 1) % t_np;
     double *got = (double *)((char *)base[t_me] + 1024);
     for (int i = 0; i < 256; i++)
@@ -62,7 +69,7 @@ int main(int argc, char **argv)
     char *src = malloc(big), *before = malloc(2 * side);
     ARMCI_Barrier();
     int left = (t_me + t_np - 1) % t_np;
-    volatile int *mine = (volatile int *)base[t_me];
+    int *mine = (int *)base[t_me];
     char *here = (char *)base[t_me], *there = (char *)base[p];
     for (int round = 1; round <= 3 * nsizes; round++) {
         size_t len = sizes[round % nsizes];
@@ -80,8 +87,7 @@ int main(int argc, char **argv)
         else /* the nonblocking form, the source overwritten as soon as it returns */
             ARMCIX_NbPut_flag(src, there + 64 + 2 * side, (int)len, (int *)there, round, p, &h);
         memset(src, 0x5a, len);
-        while (*mine != round)
-            ARMCIX_Progress();
+        wait_flag(mine, round);
         if (round % 2 == 0)
             ARMCI_Wait(&h);
         unsigned char ltag = (unsigned char)(round * 7 + left);
@@ -105,11 +111,9 @@ int main(int argc, char **argv)
             one[i] = (char)(i * 3 + 1);
         ARMCI_Barrier();
         if (t_me == 0) {
-            ARMCI_Put_flag(one, (char *)base[1] + 64 + 2 * side, (int)big, (int *)base[1],
-                           1000, 1);
+            ARMCI_Put_flag(one, (char *)base[1] + 64 + 2 * side, (int)big, (int *)base[1], 1000, 1);
         } else if (t_me == 1) {
-            while (*mine != 1000)
-                ARMCIX_Progress();
+            wait_flag(mine, 1000);
             CHECK(memcmp(here + 64 + 2 * side, one, big) == 0, "flagged put before MPI_Barrier");
         }
         MPI_Barrier(MPI_COMM_WORLD);
@@ -145,8 +149,7 @@ int main(int argc, char **argv)
             ARMCI_Fence(p);
             last = 1;
         } else if (t_me == 1) {
-            while (*mine != 2300)
-                ARMCIX_Progress();
+            wait_flag(mine, 2300);
             last = *(int *)(here + 64) == 300 * 11;
         } else {
             last = 1;
