@@ -42,12 +42,12 @@ int ARMCI_Wait(armci_hdl_t *hdl)
     }
     armcii_hdl_state_t st;
     armcii_req_t *req = handle_request(call, hdl, &st);
-    if (st == ARMCII_HDL_WAITED)
-        armcii_fatal(call, "handle %p was already completed by an earlier ARMCI_Wait",
-                     (void *)hdl);
     if (req)
         armcii_req_wait(call, req);
-    /* An initialised handle with nothing issued on it stays that way. */
+    /* A handle whose operation is done (waited or tested before, or never used) returns at
+     * once, as in ARMCI-MPI and GA's own ARMCI: GA's global/testing/thread_perf_contig.c
+     * waits on its handles a second time. A stale handle cannot reach a newer operation of
+     * its slot: the generation it holds no longer matches (src/core/req.c). */
     if (st != ARMCII_HDL_IDLE)
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(hdl));
     armcii_unlock();
@@ -63,7 +63,7 @@ int ARMCI_Test(armci_hdl_t *hdl)
         if (done)
             armcii_hdl_set(hdl, ARMCII_HDL_SLOT_TESTED, 0, 1);
         armcii_unlock();
-        return done;
+        return !done;
     }
     armcii_hdl_state_t st;
     armcii_req_t *req = handle_request(call, hdl, &st);
@@ -71,11 +71,13 @@ int ARMCI_Test(armci_hdl_t *hdl)
         armcii_progress();
         st = armcii_hdl_state(&armcii_g.pool, hdl, &req);
     }
-    int done = st != ARMCII_HDL_ACTIVE;
+    int in_progress = st == ARMCII_HDL_ACTIVE;
     if (st == ARMCII_HDL_DONE)
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_TESTED, 0, armcii_hdl_is_aggregate(hdl));
     armcii_unlock();
-    return done;
+    /* 0 = complete, as ARMCI-MPI (src/onesided_nb.c returns !flag) and ComEx (comex_test)
+     * answer; GA's global/src/nbutil.c (nga_test_internal) drops a handle when it sees 0. */
+    return in_progress;
 }
 
 void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *hdl)

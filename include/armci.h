@@ -132,9 +132,12 @@ int ARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
 int ARMCI_NbAcc(int datatype, void *scale, void *src, void *dst, int bytes, int proc,
                 armci_hdl_t *hdl);
 
-/** Complete the operation of @p hdl (locally: a put's buffer is reusable, a get's data arrived). */
+/** Complete the operation of @p hdl (locally: a put's buffer is reusable, a get's data
+ *  arrived). A handle already completed returns at once. @return 0. */
 int ARMCI_Wait(armci_hdl_t *hdl);
-/** @return non-zero once the operation of @p hdl has completed (as Global Arrays expects), 0 while it is in progress. */
+/** @return 0 once the operation of @p hdl has completed (also for a handle waited or tested
+ *  before, or with nothing issued on it), non-zero while it is in progress: as ARMCI-MPI
+ *  and ComEx answer, and as Global Arrays' NGA_NbTest relies on. */
 int ARMCI_Test(armci_hdl_t *hdl);
 /** Complete every implicit-handle operation to @p proc. */
 int ARMCI_WaitProc(int proc);

@@ -45,6 +45,8 @@ one() { # one NAME NPROCS ENV...
 one "ga np=4 shm" 4 ARMCI_SHM=1
 one "ga np=3 shm" 3 ARMCI_SHM=1
 one "ga np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp
+# NGA_NbTest must say "not yet" while 6 MiB are in flight (t_ga.c, T_INFLIGHT)
+one "ga np=4 fabric tcp, NbTest in flight" 4 ARMCI_SHM=0 FI_PROVIDER=tcp T_INFLIGHT=1
 one "ga np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
 one "ga np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
 one "ga np=3 fabric tcp, native atomics" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1

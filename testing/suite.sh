@@ -69,6 +69,15 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
             FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 ARMCI_TCP_EAGER=0
         ;;
     esac
+    # ARMCI_Test while a transfer is truly in flight: nothing serves the sleeping target
+    case $t in
+    t_handles)
+        one "$t np=2 fabric tcp, no progress thread, Test in flight" 2 ARMCI_SHM=0 \
+            FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 T_INFLIGHT=1
+        one "$t np=3 fabric sockets, no progress thread, Test in flight" 3 ARMCI_SHM=0 \
+            FI_PROVIDER=sockets ARMCI_PROGRESS_THREAD=0 T_INFLIGHT=1
+        ;;
+    esac
     # the progress thread moved off its process's core and woken by every nonblocking
     # transfer
     case $t in

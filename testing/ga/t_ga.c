@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <ga.h>
 #include <macdecls.h>
@@ -411,6 +412,59 @@ int main(int argc, char **argv)
         CHECK(bad == 0, "nonblocking put/get: %d wrong", bad);
         free(mine);
         free(all);
+        GA_Destroy(g);
+    }
+
+    /*
+     * NGA_NbTest while transfers are in flight. GA's nga_test_internal (global/src/nbutil.c,
+     * v5.8.2 lines 270-292) calls ARMCI_Test on each ARMCI handle of a GA handle and drops
+     * the ones for which it returns 0; NGA_NbTest answers 1 once none is left. With
+     * ARMCI_Test's answer inverted, the handles still in flight are dropped and NbTest says
+     * done before the data is there (GA's global/testing/nbtestc.c then hangs). Process 0
+     * gets the whole array, 6 MiB of it from the others; with T_INFLIGHT=1 (over tcp) the
+     * others also nap outside ARMCI, and NbTest must say "not yet" at least once: the first
+     * test follows the call that started the transfers by microseconds, which no path here
+     * moves 6 MiB in. GA_Sync is MPI's barrier, so these runs keep the progress thread.
+     */
+    {
+        const int n = 1024; /* 8 MiB of doubles */
+        int dims[2] = {n, n}, chunk[2] = {-1, -1};
+        int g = NGA_Create(C_DBL, 2, dims, "nbtest", chunk);
+        int lo[2], hi[2], ld;
+        double *p;
+        NGA_Distribution(g, me, lo, hi);
+        NGA_Access(g, lo, hi, &p, &ld);
+        for (int i = lo[0]; i <= hi[0]; i++)
+            for (int j = lo[1]; j <= hi[1]; j++)
+                p[(size_t)(i - lo[0]) * (size_t)ld + (size_t)(j - lo[1])] = i * 1000.0 + j;
+        NGA_Release_update(g, lo, hi);
+        GA_Sync();
+        const char *inflight = getenv("T_INFLIGHT");
+        int expect_pending = inflight && atoi(inflight) && np > 1;
+        if (me == 0) {
+            double *all = malloc((size_t)n * (size_t)n * sizeof(double));
+            int alo[2] = {0, 0}, ahi[2] = {n - 1, n - 1}, ald = n;
+            for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
+                all[i] = -1.0;
+            ga_nbhdl_t h;
+            NGA_NbGet(g, alo, ahi, all, &ald, &h);
+            long pending = 0;
+            while (!NGA_NbTest(&h))
+                pending++;
+            /* At the moment NbTest says done, every element must be there. */
+            int bad = 0;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    bad += all[(size_t)i * (size_t)n + (size_t)j] != i * 1000.0 + j;
+            CHECK(bad == 0, "NGA_NbTest said done with %d of %d elements missing", bad, n * n);
+            if (expect_pending)
+                CHECK(pending > 0, "NGA_NbTest said done at once although the targets slept");
+            free(all);
+        } else if (expect_pending) {
+            struct timespec nap = {0, 300 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+        GA_Sync();
         GA_Destroy(g);
     }
 

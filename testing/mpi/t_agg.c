@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)
             ARMCI_NbGet(&slot_p[2 * i % WORDS], &dst[i], sizeof(double), p, &h);
         int polls = 0;
-        while (!ARMCI_Test(&h))
+        while (ARMCI_Test(&h))
             polls++;
         int bad = 0;
         for (int i = 0; i < n; i++) {

@@ -259,7 +259,7 @@ static void test_buffer_reuse(void)
     ARMCIX_Cache_invalidate(NULL);
     ARMCI_INIT_HANDLE(&h);
     ARMCI_NbGet((char *)base[p] + 8192, buf, sizeof(buf), p, &h);
-    while (!ARMCI_Test(&h))
+    while (ARMCI_Test(&h))
         ;
     memset(buf, 0xEE, sizeof(buf));
     ARMCI_Wait(&h);

@@ -59,10 +59,6 @@ int main(int argc, char **argv)
         else if (strcmp(c, "wait_uninit") == 0) {
             memset(&h, 0, sizeof(h));
             ARMCI_Wait(&h);
-        } else if (strcmp(c, "wait_twice") == 0) {
-            ARMCI_NbGet(base[peer], buf, 8, peer, &h);
-            ARMCI_Wait(&h);
-            ARMCI_Wait(&h);
         } else if (strcmp(c, "stride_levels") == 0) {
             int st[9] = {8, 8, 8, 8, 8, 8, 8, 8, 8}, cnt[10] = {8, 1, 1, 1, 1, 1, 1, 1, 1, 1};
             ARMCI_PutS(buf, st, base[peer], st, cnt, 9, peer);

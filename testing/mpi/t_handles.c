@@ -2,6 +2,7 @@
  * 100 000 outstanding implicit puts (pool recycling), and more explicit handles in flight
  * than the pool holds (the oldest are completed transparently). */
 #include <string.h>
+#include <time.h>
 
 #include "tester.h"
 
@@ -33,23 +34,82 @@ int main(int argc, char **argv)
     ARMCI_Wait(&ha);
     CHECK(a == (long)peer * 1000000 + 5, "first get: %ld", a);
 
-    /* ARMCI_Test reports completion eventually, and Wait afterwards is allowed once. */
+    /* ARMCI_Test answers 0 once the operation is complete and non-zero while it is in
+     * progress: ARMCI-MPI's src/onesided_nb.c (PARMCI_Test returns !flag), and Global
+     * Arrays' global/src/nbutil.c (v5.8.2, nga_test_internal, line 271) removes a handle
+     * from its list when ARMCI_Test returns 0. Completion must mean the data is here. */
     long c = -1;
     armci_hdl_t hc;
     ARMCI_NbGet(&remote[11], &c, sizeof(long), peer, &hc);
     long polls = 0;
-    while (!ARMCI_Test(&hc))
+    while (ARMCI_Test(&hc))
         polls++;
     CHECK(c == (long)peer * 1000000 + 11, "get completed by Test: %ld (after %ld polls)", c, polls);
-    ARMCI_Wait(&hc);
-    CHECK(ARMCI_Test(&hc) != 0, "a waited handle tests as complete");
+    /* Tested complete, then waited (GA's nga_wait_internal may do that), then waited and
+     * tested again: GA's global/testing/thread_perf_contig.c waits twice on its handles,
+     * and ARMCI-MPI and classic ARMCI return at once for a handle that is done. */
+    CHECK(ARMCI_Test(&hc) == 0, "a tested-complete handle tests complete again");
+    CHECK(ARMCI_Wait(&hc) == 0, "wait on a tested-complete handle returns 0");
+    CHECK(ARMCI_Wait(&hc) == 0, "a second wait on a completed handle returns 0");
+    CHECK(ARMCI_Test(&hc) == 0, "a waited handle tests as complete");
 
-    /* A handle initialised but never used: Wait returns at once. */
+    /* A handle initialised but never used is complete: Wait returns at once, Test says 0. */
     armci_hdl_t hidle;
     ARMCI_INIT_HANDLE(&hidle);
-    ARMCI_Wait(&hidle);
-    CHECK(1, "wait on an unused initialised handle returned");
+    CHECK(ARMCI_Wait(&hidle) == 0, "wait on an unused initialised handle returns 0");
+    CHECK(ARMCI_Test(&hidle) == 0, "an unused initialised handle tests complete");
+
+    /* A stale copy of a completed handle must not complete the newer operation that took
+     * its request slot: it reads as done, and the new handle still owns its operation. */
+    armci_hdl_t hs1, hs_copy, hs2;
+    long s1 = -1, s2 = -1;
+    ARMCI_NbGet(&remote[13], &s1, sizeof(long), peer, &hs1);
+    ARMCI_Wait(&hs1);
+    hs_copy = hs1;
+    ARMCI_NbGet(&remote[17], &s2, sizeof(long), peer, &hs2);
+    CHECK(ARMCI_Test(&hs_copy) == 0, "a stale copy of a completed handle tests complete");
+    ARMCI_Wait(&hs_copy);
+    ARMCI_Wait(&hs2);
+    CHECK(s1 == (long)peer * 1000000 + 13 && s2 == (long)peer * 1000000 + 17,
+          "stale handle copy: gets read %ld and %ld", s1, s2);
     ARMCI_Barrier();
+
+    /* In flight for real: with T_INFLIGHT=1 (run over the fabric with no progress thread)
+     * the peer sleeps outside ARMCI, so nothing can serve a 4 MiB get until it returns:
+     * ARMCI_Test must say "in progress" (non-zero) first, then 0 with every byte there. */
+    {
+        const char *inflight = getenv("T_INFLIGHT");
+        int expect_pending = inflight && atoi(inflight) && t_np > 1;
+        const size_t big = (size_t)4 << 20;
+        void **bb = malloc((size_t)t_np * sizeof(void *));
+        ARMCI_Malloc(bb, (armci_size_t)big);
+        unsigned char *mine_b = bb[t_me];
+        for (size_t i = 0; i < big; i++)
+            mine_b[i] = (unsigned char)(i * 7 + (size_t)t_me);
+        unsigned char *got_b = malloc(big);
+        memset(got_b, 0, big);
+        ARMCI_Barrier();
+        if (t_me == 0) {
+            armci_hdl_t hb4;
+            ARMCI_NbGet(bb[peer], got_b, (int)big, peer, &hb4);
+            long pending = 0;
+            while (ARMCI_Test(&hb4))
+                pending++;
+            size_t wrong = 0;
+            for (size_t i = 0; i < big; i++)
+                wrong += got_b[i] != (unsigned char)(i * 7 + (size_t)peer);
+            CHECK(wrong == 0, "ARMCI_Test said complete with %zu of %zu bytes wrong", wrong, big);
+            if (expect_pending)
+                CHECK(pending > 0, "ARMCI_Test said complete at once although the target slept");
+        } else if (expect_pending && t_me == 1) {
+            struct timespec nap = {0, 300 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+        ARMCI_Barrier();
+        free(got_b);
+        ARMCI_Free(bb[t_me]);
+        free(bb);
+    }
 
     /* 100 000 implicit puts into one cell of the peer; the last value must win. */
     long *cell = &((long *)base[peer])[words - 1 - (size_t)0];

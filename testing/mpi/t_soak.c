@@ -111,7 +111,7 @@ int main(int argc, char **argv)
         if (kind == PUT_EXPLICIT || kind == PUT_STRIDED) {
             for (int i = k - 1; i >= 0; i--) {
                 if (i % 2)
-                    while (!ARMCI_Test(&h[i]))
+                    while (ARMCI_Test(&h[i]))
                         ;
                 else
                     ARMCI_Wait(&h[i]);
