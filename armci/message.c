@@ -65,27 +65,51 @@ static void make_abs(void *x, int n, int type)
     }
 }
 
-static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p)
+static int is_fp(int type)
 {
-    *abs_p = 0;
+    return type == ARMCI_FLOAT || type == ARMCI_DOUBLE;
+}
+
+/*
+ * The operations ARMCI-MPI's reductions take (src/message_gop.c): +, *, max, min, absmax,
+ * absmin, "or" (bitwise), and the logical and bitwise ones ComEx and GA's own ARMCI added
+ * in 2017: && or land, || or lor, & or band, | or bor. Global Arrays relies on them:
+ * global/src/elem_alg.c and global.npatch.c reduce compatibility flags with "&&".
+ * ARMCI-MPI hands a bitwise operation on floating-point data to MPI, which refuses it;
+ * here that is an error naming the call and the type. *logical_p tells a logical operation
+ * (whose floating-point operands are reduced as ints, see allreduce).
+ */
+static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int *logical_p)
+{
+    static const struct {
+        const char *name;
+        MPI_Op mop;
+        int absolute, logical, bitwise;
+    } ops[] = {
+        {"+", MPI_SUM, 0, 0, 0},     {"*", MPI_PROD, 0, 0, 0},    {"max", MPI_MAX, 0, 0, 0},
+        {"min", MPI_MIN, 0, 0, 0},   {"absmax", MPI_MAX, 1, 0, 0}, {"absmin", MPI_MIN, 1, 0, 0},
+        {"&&", MPI_LAND, 0, 1, 0},   {"land", MPI_LAND, 0, 1, 0}, {"||", MPI_LOR, 0, 1, 0},
+        {"lor", MPI_LOR, 0, 1, 0},   {"or", MPI_BOR, 0, 0, 1},    {"&", MPI_BAND, 0, 0, 1},
+        {"band", MPI_BAND, 0, 0, 1}, {"|", MPI_BOR, 0, 0, 1},     {"bor", MPI_BOR, 0, 0, 1},
+    };
     if (op == NULL)
         armcii_fatal(call, "op is NULL");
-    if (strcmp(op, "+") == 0)
-        return MPI_SUM;
-    if (strcmp(op, "*") == 0)
-        return MPI_PROD;
-    if (strcmp(op, "max") == 0)
-        return MPI_MAX;
-    if (strcmp(op, "min") == 0)
-        return MPI_MIN;
-    if (strcmp(op, "absmax") == 0 || strcmp(op, "absmin") == 0) {
-        *abs_p = 1;
-        return op[3] == 'm' && op[4] == 'a' ? MPI_MAX : MPI_MIN;
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+        if (strcmp(op, ops[i].name) != 0)
+            continue;
+        if (ops[i].bitwise && is_fp(type))
+            armcii_fatal(call,
+                         "operation \"%s\" is bitwise and the elements are %s; bitwise "
+                         "reductions take ARMCI_INT, _LONG or _LONG_LONG",
+                         op, type == ARMCI_FLOAT ? "floats" : "doubles");
+        *abs_p = ops[i].absolute;
+        *logical_p = ops[i].logical;
+        return ops[i].mop;
     }
-    if (strcmp(op, "or") == 0 && type != ARMCI_FLOAT && type != ARMCI_DOUBLE)
-        return MPI_BOR;
-    armcii_fatal(call, "operation \"%s\" is not one of +, *, max, min, absmax, absmin%s", op,
-                 type != ARMCI_FLOAT && type != ARMCI_DOUBLE ? ", or" : "");
+    armcii_fatal(call,
+                 "operation \"%s\" is not one of +, *, max, min, absmax, absmin, && (land), "
+                 "|| (lor)%s",
+                 op, is_fp(type) ? "" : ", & (band), | (bor), or");
 }
 
 /* x = the reduction of the n-element vectors at all (one per process, rank order), in
@@ -118,6 +142,12 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p)
     do {                                                                                           \
         if ((mop) == MPI_BOR)                                                                      \
             FOLD(ctype, a | b);                                                                    \
+        else if ((mop) == MPI_BAND)                                                                \
+            FOLD(ctype, a & b);                                                                    \
+        else if ((mop) == MPI_LAND)                                                                \
+            FOLD(ctype, (ctype)(a && b));                                                          \
+        else if ((mop) == MPI_LOR)                                                                 \
+            FOLD(ctype, (ctype)(a || b));                                                          \
         else                                                                                       \
             FOLD_ARITH(ctype, mop);                                                                \
     } while (0)
@@ -165,8 +195,8 @@ static void allreduce(const char *call, void *x, int n, const char *op, int type
 {
     size_t es;
     MPI_Datatype dt = mpi_type(call, type, &es);
-    int absolute;
-    MPI_Op mop = mpi_op(call, op, type, &absolute);
+    int absolute, logical;
+    MPI_Op mop = mpi_op(call, op, type, &absolute, &logical);
     if (n < 0)
         armcii_fatal(call, "element count is negative (%d)", n);
     if (comm == MPI_COMM_NULL || n == 0)
@@ -174,6 +204,25 @@ static void allreduce(const char *call, void *x, int n, const char *op, int type
     armcii_check_local(call, "x", x, (size_t)n);
     if (absolute)
         make_abs(x, n, type);
+    if (logical && is_fp(type)) {
+        /* MPI defines MPI_LAND and MPI_LOR on integers only: reduce the truth values as
+         * ints, on every path alike, and hand back 1.0 or 0.0. */
+        int small[64], *t = n <= 64 ? small : malloc((size_t)n * sizeof(int));
+        if (!t)
+            armcii_fatal(call, "out of memory for a reduction of %d elements", n);
+        for (int i = 0; i < n; i++)
+            t[i] = type == ARMCI_FLOAT ? ((float *)x)[i] != 0.0f : ((double *)x)[i] != 0.0;
+        allreduce(call, t, n, op, ARMCI_INT, comm, g);
+        for (int i = 0; i < n; i++) {
+            if (type == ARMCI_FLOAT)
+                ((float *)x)[i] = (float)t[i];
+            else
+                ((double *)x)[i] = (double)t[i];
+        }
+        if (t != small)
+            free(t);
+        return;
+    }
     if (comm == armcii_g.comm && node_allreduce(call, x, n, es, type, mop))
         return;
     if (armcii_coll_p2p_allreduce(call, own_comm(comm, g), x, n, dt, es, mop))

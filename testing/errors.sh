@@ -60,7 +60,8 @@ expect unlock_not_held "ARMCI_Unlock: mutex 0 at process 1 is not held by this p
 expect group_duplicate "ARMCI_Group_create_child: pid_list[1] = 0 appears more than once"
 expect group_range "pid_list[1] = 99 is outside the parent group (0..1)"
 expect rmw_op "ARMCI_Rmw: op 7 is not ARMCI_FETCH_AND_ADD(_LONG) or ARMCI_SWAP(_LONG)"
-expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, or"
+expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, && (land), || (lor), & (band), | (bor), or"
+expect msg_op_fp "armci_msg_dgop: operation \"&\" is bitwise and the elements are doubles; bitwise reductions take ARMCI_INT, _LONG or _LONG_LONG"
 nprocs=3 # two peers other than oneself (operations to oneself are not aggregated)
 expect agg_two_targets "collects operations to process 1; it cannot take one to process 2" ARMCI_SHM=0
 nprocs=2

@@ -69,6 +69,13 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
             FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 ARMCI_TCP_EAGER=0
         ;;
     esac
+    # reductions through MPI's collectives instead of the node's memory or point-to-point
+    case $t in
+    t_msg)
+        one "$t np=3 ARMCI_COLL_ALG=mpi" 3 ARMCI_COLL_ALG=mpi
+        one "$t np=4 fabric tcp, ARMCI_COLL_ALG=mpi" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_COLL_ALG=mpi
+        ;;
+    esac
     # ARMCI_Test while a transfer is truly in flight: nothing serves the sleeping target
     case $t in
     t_handles)

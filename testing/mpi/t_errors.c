@@ -88,6 +88,9 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "msg_op") == 0) {
             int v = 1;
             armci_msg_igop(&v, 1, "xor");
+        } else if (strcmp(c, "msg_op_fp") == 0) {
+            double v = 1.0;
+            armci_msg_dgop(&v, 1, "&");
         } else if (strcmp(c, "agg_two_targets") == 0) {
             ARMCI_INIT_HANDLE(&h);
             ARMCI_SET_AGGREGATE_HANDLE(&h);

@@ -54,6 +54,89 @@ int main(int argc, char **argv)
                    ll[k] != llref[k];
         CHECK(bad == 0, "reduction \"%s\": %d mismatches against MPI", ops[o], bad);
     }
+    /* The logical and bitwise operations, under every name ARMCI-MPI's reductions take
+     * (src/message_gop.c: && land || lor & band | bor): GA reduces flags with "&&"
+     * (global/src/elem_alg.c:1891, global.npatch.c:1212, base.c:2196, v5.8.2) and its
+     * elempatch test aborted without it. Integers are checked against MPI's MPI_LAND,
+     * MPI_LOR, MPI_BAND, MPI_BOR; floats and doubles take the logical ones, with the
+     * truth (1 or 0) of MPI's logical reduction of their truth values. Element 0 is true
+     * everywhere, 1 false only at process 0, 2 false everywhere, 3 false only at the last. */
+    {
+        const char *names[] = {"&&", "land", "||", "lor", "&", "band", "|", "bor"};
+        const MPI_Op mops[] = {MPI_LAND, MPI_LAND, MPI_LOR, MPI_LOR,
+                               MPI_BAND, MPI_BAND, MPI_BOR, MPI_BOR};
+        for (int o = 0; o < 8; o++) {
+            int logical = o < 4;
+            int iv[4], iref[4];
+            long l[4], lref[4];
+            long long ll[4], llref[4];
+            float f[4];
+            double d[4];
+            int truth[4];
+            for (int k = 0; k < 4; k++) {
+                int zero = k == 2 || (k == 1 && t_me == 0) || (k == 3 && t_me == t_np - 1);
+                /* logical: nonzero values of several sizes; bitwise: overlapping bit
+                 * patterns that differ between processes */
+                long v = zero ? 0 : logical ? (long)(t_me + 2) * (k + 1)
+                                            : (0x7F3CL >> (t_me % 5)) | (1L << (t_me + 16));
+                iv[k] = iref[k] = (int)v;
+                l[k] = lref[k] = v;
+                ll[k] = llref[k] = v;
+                f[k] = zero ? 0.0f : -0.25f * (float)(t_me + 1);
+                d[k] = zero ? 0.0 : 1e-300 * (t_me + 1);
+                truth[k] = !zero;
+            }
+            armci_msg_igop(iv, 4, (char *)names[o]);
+            armci_msg_lgop(l, 4, (char *)names[o]);
+            armci_msg_llgop(ll, 4, (char *)names[o]);
+            MPI_Allreduce(MPI_IN_PLACE, iref, 4, MPI_INT, mops[o], MPI_COMM_WORLD);
+            MPI_Allreduce(MPI_IN_PLACE, lref, 4, MPI_LONG, mops[o], MPI_COMM_WORLD);
+            MPI_Allreduce(MPI_IN_PLACE, llref, 4, MPI_LONG_LONG, mops[o], MPI_COMM_WORLD);
+            int bad = 0;
+            for (int k = 0; k < 4; k++)
+                bad += iv[k] != iref[k] || l[k] != lref[k] || ll[k] != llref[k];
+            CHECK(bad == 0, "reduction \"%s\" of integers: %d mismatches against MPI", names[o],
+                  bad);
+            if (logical) {
+                armci_msg_fgop(f, 4, (char *)names[o]);
+                armci_msg_dgop(d, 4, (char *)names[o]);
+                MPI_Allreduce(MPI_IN_PLACE, truth, 4, MPI_INT, mops[o], MPI_COMM_WORLD);
+                int fbad = 0;
+                for (int k = 0; k < 4; k++)
+                    fbad += f[k] != (truth[k] ? 1.0f : 0.0f) || d[k] != (truth[k] ? 1.0 : 0.0);
+                CHECK(fbad == 0, "reduction \"%s\" of floats and doubles: %d wrong", names[o],
+                      fbad);
+            }
+        }
+        /* expected truth table, independently of MPI: && is 1 0 0 0 (or 1 0 0 1 ... at
+         * one process, where element 1 and 3 are the same process's) */
+        int tv[4];
+        for (int k = 0; k < 4; k++)
+            tv[k] = !(k == 2 || (k == 1 && t_me == 0) || (k == 3 && t_me == t_np - 1));
+        int ta[4], to[4];
+        memcpy(ta, tv, sizeof(tv));
+        memcpy(to, tv, sizeof(tv));
+        armci_msg_igop(ta, 4, "&&");
+        armci_msg_igop(to, 4, "||");
+        CHECK(ta[0] == 1 && ta[1] == 0 && ta[2] == 0 && ta[3] == 0, "&& of flags: %d %d %d %d",
+              ta[0], ta[1], ta[2], ta[3]);
+        CHECK(to[0] == 1 && to[1] == (t_np > 1) && to[2] == 0 && to[3] == (t_np > 1),
+              "|| of flags: %d %d %d %d", to[0], to[1], to[2], to[3]);
+        /* and on a group (the even processes), as GA's pnga_pgroup_gop does with "&&" */
+        int nev = (t_np + 1) / 2, ids[64];
+        for (int i = 0; i < nev; i++)
+            ids[i] = 2 * i;
+        ARMCI_Group ge;
+        ARMCI_Group_create(nev, ids, &ge);
+        if (t_me % 2 == 0) {
+            int gflag = t_me != 0; /* false only at process 0 */
+            armci_msg_group_igop(&gflag, 1, "&&", &ge);
+            double gd = t_me == 0 ? 1.0 : 0.0; /* true only at process 0 */
+            armci_msg_group_dgop(&gd, 1, "lor", &ge);
+            CHECK(gflag == 0 && gd == 1.0, "group && %d, lor %g", gflag, gd);
+        }
+        ARMCI_Group_free(&ge);
+    }
     /* "or" over the integer types; vectors too long for the node's shared path (16 000
      * bytes: point-to-point messages over the fabric) and for those messages (80 000
      * bytes: MPI's collective) */
