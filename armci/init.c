@@ -61,11 +61,22 @@ static void init_fail(const char *what, armcii_status_t st)
     armcii_fatal("ARMCI_Init", "%s failed (status %d); see the message above", what, (int)st);
 }
 
+/*
+ * ARMCI_Init calls not yet matched by an ARMCI_Finalize. A library and its application may
+ * both initialise ARMCI (GA's armci/testing/simple.c calls ARMCI_Init_args twice and
+ * ARMCI_Finalize twice; GA and TCGMSG do it underneath): as ARMCI-MPI does
+ * (src/init_finalize.c, init_count), only the first call initialises and only the
+ * matching last ARMCI_Finalize finalises.
+ */
+static int init_count;
+
 static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
 {
     static const char call[] = "ARMCI_Init";
-    if (armcii_g.initialized)
+    if (armcii_g.initialized) {
+        init_count++;
         return 0;
+    }
     if (armcii_g.finalized)
         armcii_fatal(call, "ARMCI cannot be initialised again after ARMCI_Finalize");
 
@@ -121,6 +132,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail("starting the progress thread", st);
     armcii_g.initialized = 1;
+    init_count = 1;
     if (armcii_g.env.VERBOSE)
         print_settings();
     MPI_Barrier(armcii_g.comm);
@@ -171,6 +183,11 @@ static void drop_allocations(void)
 int ARMCI_Finalize(void)
 {
     static const char call[] = "ARMCI_Finalize";
+    armcii_check_init(call); /* one more than there were ARMCI_Init calls: an error */
+    if (init_count > 1) {
+        init_count--; /* an inner pair: ARMCI stays up for the outer one */
+        return 0;
+    }
     armcii_enter(call);
     /* Complete everything we issued, then wait until everybody has: only then may the
      * endpoint and the memory peers target go away. */
@@ -206,6 +223,7 @@ int ARMCI_Finalize(void)
     MPI_Comm_free(&armcii_g.comm);
     armcii_g.initialized = 0;
     armcii_g.finalized = 1;
+    init_count = 0;
     if (armcii_g.we_init_mpi)
         MPI_Finalize();
     return 0;

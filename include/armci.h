@@ -38,7 +38,9 @@ typedef long armci_size_t;
 
 /* ---- Start-up and shut-down ------------------------------------------ */
 
-/** Initialise ARMCI (and MPI if the application has not). @return 0 on success. */
+/** Initialise ARMCI (and MPI if the application has not). Calls nest: a call while ARMCI
+ *  is up only counts, and ARMCI stays up until the matching last ARMCI_Finalize.
+ *  @return 0 on success. */
 int ARMCI_Init(void);
 /** As ARMCI_Init; @p argc and @p argv are passed to MPI_Init if ARMCI initialises MPI. */
 int ARMCI_Init_args(int *argc, char ***argv);
@@ -46,9 +48,11 @@ int ARMCI_Init_args(int *argc, char ***argv);
 int ARMCI_Init_thread(int armci_requested);
 /** As ARMCI_Init_thread, on communicator @p comm. */
 int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
-/** @return non-zero between ARMCI_Init and ARMCI_Finalize. */
+/** @return non-zero between the first ARMCI_Init and the last (matching) ARMCI_Finalize. */
 int ARMCI_Initialized(void);
-/** Complete all communication, release every resource; finalises MPI only if ARMCI initialised it. */
+/** Match one ARMCI_Init; the last one completes all communication and releases every
+ *  resource (collective), and finalises MPI only if ARMCI initialised it. A call beyond the
+ *  last is an error. */
 int ARMCI_Finalize(void);
 /** Release local resources without communication (for use on abnormal exit). */
 void ARMCI_Cleanup(void);

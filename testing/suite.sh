@@ -122,6 +122,13 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         ;;
     esac
 done
+# ARMCI_Init and ARMCI_Finalize nest (the application's MPI, or one ARMCI starts)
+prog="$bin/t_init"
+one "t_init np=3 shm" 3 ARMCI_SHM=1
+one "t_init np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
+prog="$bin/t_init armci-mpi"
+one "t_init np=3 shm, ARMCI initialises MPI" 3 ARMCI_SHM=1
+one "t_init np=2 fabric tcp, ARMCI initialises MPI" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
 # the get cache: modes, invalidation, fills (hits asserted on the fabric path)
 prog="$bin/t_cache"
 one "t_cache np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp

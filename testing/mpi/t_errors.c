@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     if (strncmp(c, "mutex", 5) == 0 || strncmp(c, "unlock", 6) == 0)
         ARMCI_Create_mutexes(2);
     ARMCI_Barrier();
-    if (strcmp(c, "after_finalize") == 0)
+    if (strcmp(c, "after_finalize") == 0 || strcmp(c, "finalize_extra") == 0)
         ARMCI_Finalize(); /* collective: everybody, then rank 0 misuses it */
     /* ARMCI_Malloc is collective: every process asks for too much */
     if (strcmp(c, "malloc_huge") == 0)
@@ -128,6 +128,8 @@ int main(int argc, char **argv)
             ARMCIX_Cache_get_stats(NULL);
         } else if (strcmp(c, "after_finalize") == 0) {
             ARMCI_Get(buf, buf, 8, 0);
+        } else if (strcmp(c, "finalize_extra") == 0) {
+            ARMCI_Finalize(); /* one more than there were ARMCI_Init calls */
         }
         fprintf(stderr, "t_errors: case '%s' was not rejected\n", c);
         MPI_Abort(MPI_COMM_WORLD, 99);
