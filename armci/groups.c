@@ -56,6 +56,44 @@ static void check_member(const char *call, const char *what, const ARMCI_Group *
         armcii_fatal(call, "this process is not a member of %s", what);
 }
 
+/* How group_make forms the new communicator from the parent's. */
+typedef struct {
+    enum { MAKE_CREATE, MAKE_SPLIT, MAKE_DUP } how;
+    MPI_Group members; /* MAKE_CREATE: the parent's processes that form the group */
+    int color, key;    /* MAKE_SPLIT */
+} make_t;
+
+/* The one way every group is built, collective over @p parent (a group this process belongs
+ * to): its communicator, MPI_COMM_NULL outside it; the runtime's own communicator for its
+ * collectives; rank, size and the translation maps. @p out may be @p parent. */
+static void group_make(const char *call, const ARMCI_Group *parent, const make_t *mk,
+                       ARMCI_Group *out)
+{
+    MPI_Comm pcomm = parent->comm, comm = MPI_COMM_NULL, own = MPI_COMM_NULL;
+    /* MPI has no nonblocking form of these: let the progress thread serve peers meanwhile.
+     * The group's collectives travel on a duplicate of the runtime's own (src/coll/p2p.c),
+     * kept in the field ARMCI-MPI's layout has for a communicator of its own. */
+    armcii_unlock();
+    if (mk->how == MAKE_CREATE)
+        MPI_Comm_create(pcomm, mk->members, &comm);
+    else if (mk->how == MAKE_SPLIT)
+        MPI_Comm_split(pcomm, mk->color, mk->key, &comm);
+    else
+        MPI_Comm_dup(pcomm, &comm);
+    if (comm != MPI_COMM_NULL)
+        MPI_Comm_dup(comm, &own);
+    armcii_lock();
+    out->comm = comm;
+    out->noncoll_pgroup_comm = own;
+    out->rank = -1;
+    out->size = 0;
+    if (comm != MPI_COMM_NULL) {
+        MPI_Comm_rank(comm, &out->rank);
+        MPI_Comm_size(comm, &out->size);
+    }
+    set_maps(call, out);
+}
+
 void ARMCI_Group_create_child(int grp_size, int *pid_list, ARMCI_Group *group_out,
                               ARMCI_Group *group_parent)
 {
@@ -76,26 +114,61 @@ void ARMCI_Group_create_child(int grp_size, int *pid_list, ARMCI_Group *group_ou
             armcii_fatal(call, "pid_list[%d] = %d appears more than once", i, pid_list[i]);
     }
     free(seen);
-    MPI_Group pg, ng;
+    MPI_Group pg;
+    make_t mk = {.how = MAKE_CREATE};
     MPI_Comm_group(group_parent->comm, &pg);
-    MPI_Group_incl(pg, grp_size, pid_list, &ng);
-    /* MPI_Comm_create has no nonblocking form: let the progress thread serve peers. The
-     * group's collectives travel on a duplicate of the runtime's own (src/coll/p2p.c),
-     * kept in the field ARMCI-MPI's layout has for a communicator of its own. */
-    group_out->noncoll_pgroup_comm = MPI_COMM_NULL;
-    armcii_unlock();
-    MPI_Comm_create(group_parent->comm, ng, &group_out->comm);
-    if (group_out->comm != MPI_COMM_NULL)
-        MPI_Comm_dup(group_out->comm, &group_out->noncoll_pgroup_comm);
-    armcii_lock();
+    MPI_Group_incl(pg, grp_size, pid_list, &mk.members);
+    group_make(call, group_parent, &mk, group_out);
     MPI_Group_free(&pg);
-    MPI_Group_free(&ng);
+    MPI_Group_free(&mk.members);
+    /* Outside the group, the size is still the one the caller listed. */
     group_out->size = grp_size;
-    group_out->rank = -1;
-    if (group_out->comm != MPI_COMM_NULL)
-        MPI_Comm_rank(group_out->comm, &group_out->rank);
-    set_maps(call, group_out);
     armcii_unlock();
+}
+
+/**
+ * Split @p parent as MPI_Comm_split does: the processes passing the same @p color form one
+ * new group, ordered by @p key (then by rank in the parent). Collective over @p parent.
+ * ARMCI-MPI extension (armcix.h).
+ * @param parent    a group this process belongs to
+ * @param color     0 or more; MPI_UNDEFINED leaves this process out of every new group
+ *                  (@p new_group then has no communicator, rank -1, size 0)
+ * @param key       order of this process in its new group
+ * @param new_group the group this process belongs to, usable wherever an ARMCI_Group is
+ *                  (ARMCI_Malloc_group, armci_msg_group_*, ...); free with ARMCI_Group_free
+ * @return 0
+ */
+int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new_group)
+{
+    static const char call[] = "ARMCIX_Group_split";
+    armcii_enter(call);
+    check_member(call, "the parent group", parent);
+    armcii_check_local(call, "new_group", new_group, 1);
+    if (color < 0 && color != MPI_UNDEFINED)
+        armcii_fatal(call, "color %d is negative (and not MPI_UNDEFINED)", color);
+    make_t mk = {.how = MAKE_SPLIT, .color = color, .key = key};
+    group_make(call, parent, &mk, new_group);
+    armcii_unlock();
+    return 0;
+}
+
+/**
+ * A new group of the processes of @p parent, in the same order, with communicators of its
+ * own (as MPI_Comm_dup). Collective over @p parent. ARMCI-MPI extension (armcix.h).
+ * @param parent    a group this process belongs to (the world group included)
+ * @param new_group the copy; free with ARMCI_Group_free
+ * @return 0
+ */
+int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
+{
+    static const char call[] = "ARMCIX_Group_dup";
+    armcii_enter(call);
+    check_member(call, "the parent group", parent);
+    armcii_check_local(call, "new_group", new_group, 1);
+    make_t mk = {.how = MAKE_DUP};
+    group_make(call, parent, &mk, new_group);
+    armcii_unlock();
+    return 0;
 }
 
 void ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out)

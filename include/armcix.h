@@ -1,21 +1,54 @@
 /*
- * armci-ofi extensions to ARMCI. Everything here is ours; code that uses it can test
- * for ARMCI_OFI (armci.h).
+ * Extensions to ARMCI. The first part is ARMCI-MPI's armcix.h, with its prototypes, so that
+ * programs written for it build and link unchanged; the rest is ours (armci-ofi), and code
+ * that uses it can test for ARMCI_OFI (armci.h).
  */
 #ifndef ARMCIX_H
 #define ARMCIX_H
 
 #include <armci.h>
+#include <armciconf.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- ARMCI-MPI's extensions ---- */
+
+/** New groups from @p parent, by color and key as MPI_Comm_split. Collective over
+ *  @p parent. @return 0. */
+int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new_group);
+/** A copy of @p parent with communicators of its own. Collective over @p parent. @return 0. */
+int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group);
+
+/** A batch of mutexes over a group. The structure is the runtime's own (ARMCI-MPI's
+ *  differs): programs hold only the pointer. */
+struct armcix_mutex_hdl_s;
+typedef struct armcix_mutex_hdl_s *armcix_mutex_hdl_t;
+
+/** Create @p count mutexes on this process, in a new batch over @p pgroup (collective over
+ *  it); batches and ARMCI_Create_mutexes coexist. @return the batch's handle. */
+armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup);
+/** Destroy a batch (collective over its group); none of its mutexes may be held by the
+ *  caller. @return 0. */
+int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl);
+/** Lock mutex @p mutex of process @p proc (an absolute id, as ARMCI-MPI takes it) in the
+ *  batch @p hdl. */
+void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
+/** As ARMCIX_Lock_hdl, without waiting. @return 0 if the mutex was taken, non-zero if
+ *  another process holds or awaits it. */
+int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
+/** Unlock a mutex this process holds, once its puts and accumulates are complete. */
+void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
 
 /** Drive communication progress once (serve incoming requests, complete outgoing ones).
  *  When it finds nothing to do on a machine with more processes than hardware threads
  *  (see ARMCI_YIELD_IDLE), it also yields the processor, as a loop waiting for a flag
  *  should. */
 void ARMCIX_Progress(void);
+
+/* ---- armci-ofi's extensions ---- */
 
 /** Which path operations to a process take (see ARMCIX_Path_of). */
 enum armcix_path_e {
