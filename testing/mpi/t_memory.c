@@ -27,6 +27,46 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     ARMCI_Free(t_me == 0 ? NULL : base[t_me]);
 
+    /*
+     * Several allocations alive at once, each empty on some processes, freed oldest first
+     * with one-sided access to the others in between. ARMCI-MPI's tests/test_malloc_irreg.c
+     * (lines 40-76) keeps ten alive, each non-empty on one process only; its test_malloc.c
+     * (lines 36-51) a hundred, every fourth of zero bytes everywhere. A process passing NULL
+     * to ARMCI_Free must drop the allocation being freed, not another of its empty ones:
+     * the others must stay addressable, byte for byte.
+     */
+    {
+        enum { NA = 12 };
+        void **bases[NA];
+        for (int k = 0; k < NA; k++) {
+            bases[k] = malloc((size_t)t_np * sizeof(void *));
+            /* k % 4 == 3: zero bytes everywhere; otherwise only process k % t_np has a
+             * block, of 64 + k bytes */
+            armci_size_t sz = k % 4 == 3 || t_me != k % t_np ? 0 : (armci_size_t)(64 + k);
+            CHECK(ARMCI_Malloc(bases[k], sz) == 0, "ARMCI_Malloc %d returned non-zero", k);
+            if (sz)
+                memset(bases[k][t_me], 0x40 + k, (size_t)sz);
+        }
+        ARMCI_Barrier();
+        for (int k = 0; k < NA; k++) {
+            /* every allocation not yet freed still reads back, at its first and last byte */
+            int bad = 0;
+            for (int j = k; j < NA; j++) {
+                if (j % 4 == 3)
+                    continue;
+                int owner = j % t_np;
+                unsigned char b[2] = {0, 0};
+                ARMCI_Get(bases[j][owner], &b[0], 1, owner);
+                ARMCI_Get((char *)bases[j][owner] + 63 + j, &b[1], 1, owner);
+                bad += b[0] != 0x40 + j || b[1] != 0x40 + j;
+            }
+            CHECK(bad == 0, "before freeing allocation %d: %d later ones read wrong", k, bad);
+            int mine = k % 4 != 3 && t_me == k % t_np;
+            CHECK(ARMCI_Free(mine ? bases[k][t_me] : NULL) == 0, "ARMCI_Free %d non-zero", k);
+            free(bases[k]);
+        }
+    }
+
     /* Local memory works as the local side of transfers. */
     double *loc = ARMCI_Malloc_local(1000 * sizeof(double));
     CHECK(loc != NULL, "ARMCI_Malloc_local returned NULL");
