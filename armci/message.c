@@ -504,6 +504,29 @@ GROUP_GOP(armci_msg_group_dgop, double, ARMCI_DOUBLE)
 
 /* ---- selection ---- */
 
+typedef union {
+    int i;
+    long l;
+    long long ll;
+    float f;
+    double d;
+} sel_key_t;
+
+/* Does key @p a (of ARMCI type @p type) come strictly before @p b: larger for max,
+ * smaller for min? */
+static int key_before(int type, int want_max, const sel_key_t *a, const sel_key_t *b)
+{
+    int c;
+    switch (type) {
+    case ARMCI_INT: c = (a->i > b->i) - (a->i < b->i); break;
+    case ARMCI_LONG: c = (a->l > b->l) - (a->l < b->l); break;
+    case ARMCI_LONG_LONG: c = (a->ll > b->ll) - (a->ll < b->ll); break;
+    case ARMCI_FLOAT: c = (a->f > b->f) - (a->f < b->f); break;
+    default: c = (a->d > b->d) - (a->d < b->d); break;
+    }
+    return want_max ? c > 0 : c < 0;
+}
+
 /* Every process gets the @p n bytes of @p x of the contributing process whose first element
  * (of @p type) is the smallest ("min") or largest ("max"). */
 static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const char *op,
@@ -517,19 +540,20 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
     if (comm == MPI_COMM_NULL)
         return;
     int want_max = op[1] == 'a';
+    /* The key keeps its type: long keys that differ below a double's 53-bit precision
+     * must not tie (ARMCI-MPI compares them as their own type, src/message.c). */
     struct {
-        double key;
+        sel_key_t key;
         int contributes;
-    } mine = {0, contribute != 0}, *all;
+    } mine, *all;
+    memset(&mine, 0, sizeof(mine));
+    mine.contributes = contribute != 0;
     if (contribute) {
         armcii_check_local(call, "x", x, (size_t)n);
-        switch (type) {
-        case ARMCI_INT: mine.key = *(int *)x; break;
-        case ARMCI_LONG: mine.key = (double)*(long *)x; break;
-        case ARMCI_LONG_LONG: mine.key = (double)*(long long *)x; break;
-        case ARMCI_FLOAT: mine.key = *(float *)x; break;
-        default: mine.key = *(double *)x; break;
-        }
+        if ((size_t)n < es)
+            armcii_fatal(call, "n = %d bytes do not hold one element of the key's type (%zu)",
+                         n, es);
+        memcpy(&mine.key, x, es);
     }
     int size;
     MPI_Comm_size(comm, &size);
@@ -544,7 +568,7 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
     for (int i = 0; i < size; i++) {
         if (!all[i].contributes)
             continue;
-        if (winner < 0 || (want_max ? all[i].key > all[winner].key : all[i].key < all[winner].key))
+        if (winner < 0 || key_before(type, want_max, &all[i].key, &all[winner].key))
             winner = i;
     }
     free(all);

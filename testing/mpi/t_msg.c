@@ -253,6 +253,46 @@ int main(int argc, char **argv)
     rec.who = t_me;
     armci_msg_sel_scope(SCOPE_ALL, &rec, sizeof(rec), "max", ARMCI_DOUBLE, t_me != 0);
     CHECK(rec.who == (t_np > 1 ? 1 : 0), "sel max (process 0 abstains) picked %d", rec.who);
+    /* Keys of the integer types and float, with the last process abstaining, as GA's
+     * global/src/select.c (lines 265-275, reached from global/testing/elempatch.c:1332)
+     * selects by int, long, long long and float values. Long keys 2^60 + rank differ
+     * below a double's precision: each must still win by its own value. */
+    {
+        int contribute = t_np == 1 || t_me != t_np - 1;
+        int top = t_np == 1 ? 0 : t_np - 2; /* the highest contributing rank */
+        struct {
+            long long key;
+            int who;
+        } rl = {(1LL << 60) + t_me, t_me};
+        armci_msg_sel(&rl, sizeof(rl), "max", ARMCI_LONG_LONG, contribute);
+        CHECK(rl.who == top && rl.key == (1LL << 60) + top, "sel max long long picked %d", rl.who);
+        struct {
+            long key;
+            int who;
+        } rg = {(1L << 60) - t_me, t_me};
+        armci_msg_sel(&rg, sizeof(rg), "min", ARMCI_LONG, contribute);
+        CHECK(rg.who == top, "sel min long picked %d", rg.who);
+        struct {
+            int key;
+            int who;
+        } ri = {t_me % 2 ? -t_me : t_me, t_me};
+        armci_msg_sel_scope(SCOPE_ALL, &ri, sizeof(ri), "min", ARMCI_INT, contribute);
+        int wi = 0; /* the contributor with the most negative key, the lowest rank on ties */
+        for (int p = 0; p < t_np; p++)
+            if ((t_np == 1 || p != t_np - 1) && (p % 2 ? -p : p) < (wi % 2 ? -wi : wi))
+                wi = p;
+        CHECK(ri.who == wi, "sel min int picked %d, expected %d", ri.who, wi);
+        struct {
+            float key;
+            int who;
+        } rf = {0.5f * (float)(t_me % 3), t_me};
+        armci_msg_sel(&rf, sizeof(rf), "max", ARMCI_FLOAT, contribute);
+        int wf = 0; /* the largest key, the lowest rank on ties */
+        for (int p = 0; p < t_np; p++)
+            if ((t_np == 1 || p != t_np - 1) && p % 3 > wf % 3)
+                wf = p;
+        CHECK(rf.who == wf, "sel max float picked %d, expected %d", rf.who, wf);
+    }
 
     /* binary tree over everybody */
     int r, up, l, rt;
