@@ -255,6 +255,83 @@ int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *g
                               const char *device);
 int ARMCI_Free_memdev(void *ptr);
 
+/* ---- Profiling interface ---------------------------------------------------
+ * Every ARMCI_<name> above is also PARMCI_<name>, and ARMCI_<name> is a weak symbol: a
+ * tool may define ARMCI_<name> itself and call through to PARMCI_<name>. The prototypes
+ * are ARMCI-MPI's (its armci.h declares the same list). */
+
+int PARMCI_Acc(int datatype, void *scale, void *src, void *dst, int bytes, int proc);
+int PARMCI_AccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[], void *dst_ptr,
+                int dst_stride_ar[], int count[], int stride_levels, int proc);
+int PARMCI_AccV(int datatype, void *scale, armci_giov_t *iov, int iov_len, int proc);
+void PARMCI_Access_begin(void *ptr);
+void PARMCI_Access_end(void *ptr);
+void PARMCI_AllFence(void);
+void PARMCI_Barrier(void);
+int PARMCI_Create_mutexes(int count);
+int PARMCI_Destroy_mutexes(void);
+void PARMCI_Fence(int proc);
+int PARMCI_Finalize(void);
+int PARMCI_Free(void *ptr);
+int PARMCI_Free_local(void *ptr);
+int PARMCI_Free_memdev(void *ptr);
+int PARMCI_Get(void *src, void *dst, int size, int target);
+int PARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[], int count[],
+                int stride_levels, int proc);
+int PARMCI_GetV(armci_giov_t *iov, int iov_len, int proc);
+double PARMCI_GetValueDouble(void *src, int proc);
+float PARMCI_GetValueFloat(void *src, int proc);
+int PARMCI_GetValueInt(void *src, int proc);
+long PARMCI_GetValueLong(void *src, int proc);
+int PARMCI_Init(void);
+int PARMCI_Init_args(int *argc, char ***argv);
+int PARMCI_Init_thread(int armci_requested);
+int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+int PARMCI_Initialized(void);
+void PARMCI_Lock(int mutex, int proc);
+int PARMCI_Malloc(void **base_ptrs, armci_size_t size);
+int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
+                               const char *device);
+void *PARMCI_Malloc_local(armci_size_t size);
+int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device);
+int PARMCI_NbAcc(int datatype, void *scale, void *src, void *dst, int bytes, int proc,
+                 armci_hdl_t *hdl);
+int PARMCI_NbAccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[], void *dst_ptr,
+                  int dst_stride_ar[], int count[], int stride_levels, int proc, armci_hdl_t *hdl);
+int PARMCI_NbAccV(int datatype, void *scale, armci_giov_t *iov, int iov_len, int proc,
+                  armci_hdl_t *handle);
+int PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
+int PARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                  int count[], int stride_levels, int proc, armci_hdl_t *hdl);
+int PARMCI_NbGetV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t *handle);
+int PARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                  int count[], int stride_levels, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t *handle);
+int PARMCI_NbPutValueDouble(double src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutValueFloat(float src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutValueLong(long src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_Put(void *src, void *dst, int size, int target);
+int PARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[], int count[],
+                int stride_levels, int proc);
+int PARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
+                     int count[], int stride_levels, int *flag, int value, int proc);
+int PARMCI_PutV(armci_giov_t *iov, int iov_len, int proc);
+int PARMCI_PutValueDouble(double src, void *dst, int proc);
+int PARMCI_PutValueFloat(float src, void *dst, int proc);
+int PARMCI_PutValueInt(int src, void *dst, int proc);
+int PARMCI_PutValueLong(long src, void *dst, int proc);
+int PARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value, int proc);
+int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc);
+int PARMCI_Test(armci_hdl_t *hdl);
+void PARMCI_Unlock(int mutex, int proc);
+int PARMCI_Wait(armci_hdl_t *hdl);
+int PARMCI_WaitAll(void);
+int PARMCI_WaitProc(int proc);
+void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *handle);
+void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *handle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -66,6 +66,10 @@ void armci_msg_group_llgop(long long *x, int n, char *op, ARMCI_Group *group);
 void armci_msg_group_fgop(float *x, int n, char *op, ARMCI_Group *group);
 void armci_msg_group_dgop(double *x, int n, char *op, ARMCI_Group *group);
 
+/* Profiling names (see armci.h). */
+void parmci_msg_barrier(void);
+void parmci_msg_group_barrier(ARMCI_Group *group);
+
 #ifdef __cplusplus
 }
 #endif

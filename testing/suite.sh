@@ -160,6 +160,10 @@ destroyed is not a mutex handle of ARMCIX_Create_mutexes_hdl (or was destroyed)
 color ARMCIX_Group_split: color -3 is negative (and not MPI_UNDEFINED)
 create_null ARMCIX_Create_mutexes_hdl: the group is NULL
 CASES
+# the profiling interface: the program's own ARMCI_Put/Get/Barrier call through to PARMCI_*
+prog="$bin/t_parmci"
+one "t_parmci np=3 shm" 3 ARMCI_SHM=1
+one "t_parmci np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
 # ARMCI_Init and ARMCI_Finalize nest (the application's MPI, or one ARMCI starts)
 prog="$bin/t_init"
 one "t_init np=3 shm" 3 ARMCI_SHM=1
