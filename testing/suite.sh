@@ -35,7 +35,7 @@ one() { # one NAME NPROCS ENV... -- PROGRAM
 }
 
 for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync t_msg t_groups \
-    t_values t_threads t_agg; do
+    t_values t_threads t_agg t_order; do
     prog="$bin/$t"
     one "$t np=2 shm" 2 ARMCI_SHM=1
     one "$t np=3 shm" 3 ARMCI_SHM=1
@@ -55,7 +55,7 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
     esac
     # tiny bounce buffers, so that one operation takes many messages
     case $t in
-    t_values | t_strided | t_acc | t_vector | t_agg)
+    t_values | t_strided | t_acc | t_vector | t_agg | t_order)
         one "$t np=3 fabric tcp, 4 KiB bounce buffers, 4 of them" 3 ARMCI_SHM=0 \
             FI_PROVIDER=tcp ARMCI_BOUNCE_SIZE=4096 ARMCI_BOUNCE_COUNT=4
         ;;
@@ -64,7 +64,7 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
     # them (t_agg leaves out: it waits in MPI_Barrier while peers fence to it, which
     # needs a progress thread)
     case $t in
-    t_values | t_strided | t_acc | t_vector)
+    t_values | t_strided | t_acc | t_vector | t_order)
         one "$t np=3 fabric tcp, no progress thread, rxm segments" 3 ARMCI_SHM=0 \
             FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 ARMCI_TCP_EAGER=0
         ;;
@@ -103,12 +103,12 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         ;;
     esac
     case $t in
-    t_contig | t_acc | t_handles | t_strided | t_vector | t_agg)
+    t_contig | t_acc | t_handles | t_strided | t_vector | t_agg | t_order)
         one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
         ;;
     esac
     case $t in
-    t_acc | t_contig | t_strided | t_vector | t_sync | t_threads)
+    t_acc | t_contig | t_strided | t_vector | t_sync | t_threads | t_order)
         one "$t np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0
         one "$t np=3 fabric tcp native-acc" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
         ;;

@@ -1,6 +1,8 @@
 /* Strided put, get and accumulate with random shapes of 0..8 stride levels, block sizes
  * from 1 byte to beyond the direct-transfer threshold, checked against a local model:
- * what a get brings back must equal what was put, and gaps must stay untouched. */
+ * what a get brings back must equal what was put, and gaps must stay untouched. Also: the
+ * local side in this process's own ARMCI_Malloc block, stride level 0 with NULL stride
+ * arrays, and a return of 0 from every call. */
 #include <complex.h>
 #include <string.h>
 
@@ -51,6 +53,12 @@ static size_t blocks(const shape_t *s, const int *stride, size_t *off)
     return n;
 }
 
+/* Byte b of row r, plane q of shape sh, from writer w to owner o. */
+static char lb(int sh, int w, int o, int q, int r, int b)
+{
+    return (char)(w * 37 + o * 11 + q * 5 + r * 3 + b + sh);
+}
+
 static size_t elem_size(int type)
 {
     static const size_t sz[] = {4, 8, 4, 8, 8, 16};
@@ -85,11 +93,13 @@ int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
     void **base = malloc((size_t)t_np * sizeof(void *));
-    ARMCI_Malloc(base, (armci_size_t)SLOT * t_np);
+    int rc = ARMCI_Malloc(base, (armci_size_t)SLOT * t_np);
+    CHECK(rc == 0, "ARMCI_Malloc returned %d", rc); /* GA armci/testing/test.c:411 */
     char *src = ARMCI_Malloc_local(SLOT), *back = malloc(SLOT), *expect = malloc(SLOT);
     size_t *soff = malloc(70000 * sizeof(size_t)), *doff = malloc(70000 * sizeof(size_t));
     unsigned long rng = 0x9e3779b97f4a7c15UL ^ (unsigned long)(t_me + 1) * 7919;
     int bad_put = 0, bad_gap = 0, bad_acc = 0, rounds = 0, reported = 0;
+    int bad_rc = 0; /* nonzero returns; GA test.c:502,512,1015 (PutS/GetS/AccS), 1696-1760 */
 
     for (int round = 0; round < 60; round++) {
         shape_t s;
@@ -102,17 +112,19 @@ int main(int argc, char **argv)
         blocks(&s, s.dst_stride, doff);
         /* Remote slot: a known background, so gaps can be checked. */
         memset(src, 0x5a, s.dst_extent);
-        ARMCI_Put(src, rbase, (int)s.dst_extent, p);
+        bad_rc += ARMCI_Put(src, rbase, (int)s.dst_extent, p) != 0;
         for (size_t i = 0; i < s.src_extent; i++)
             src[i] = (char)t_rand(&rng);
         memcpy(expect, src, s.src_extent);
         armci_hdl_t h;
         if (!acc) {
             if (nb) {
-                ARMCI_NbPutS(src, s.src_stride, rbase, s.dst_stride, s.count, s.levels, p, &h);
+                bad_rc += ARMCI_NbPutS(src, s.src_stride, rbase, s.dst_stride, s.count, s.levels, p,
+                                       &h) != 0;
                 ARMCI_Wait(&h);
             } else {
-                ARMCI_PutS(src, s.src_stride, rbase, s.dst_stride, s.count, s.levels, p);
+                bad_rc +=
+                    ARMCI_PutS(src, s.src_stride, rbase, s.dst_stride, s.count, s.levels, p) != 0;
             }
         } else {
             /* Known values there first: dst = 1 + index, then dst += scale * src. */
@@ -123,16 +135,16 @@ int main(int argc, char **argv)
                     set_elem(type, model + doff[b] + e * es, 1.0 + (double)e);
                     set_elem(type, src + soff[b] + e * es, (double)(b + e % 7));
                 }
-            ARMCI_Put(model, rbase, (int)s.dst_extent, p);
+            bad_rc += ARMCI_Put(model, rbase, (int)s.dst_extent, p) != 0;
             char scale[16];
             set_elem(type, scale, 2.0);
             if (nb) {
-                ARMCI_NbAccS(type, scale, src, s.src_stride, rbase, s.dst_stride, s.count,
-                             s.levels, p, &h);
+                bad_rc += ARMCI_NbAccS(type, scale, src, s.src_stride, rbase, s.dst_stride, s.count,
+                                       s.levels, p, &h) != 0;
                 ARMCI_Wait(&h);
             } else {
-                ARMCI_AccS(type, scale, src, s.src_stride, rbase, s.dst_stride, s.count,
-                           s.levels, p);
+                bad_rc += ARMCI_AccS(type, scale, src, s.src_stride, rbase, s.dst_stride, s.count,
+                                     s.levels, p) != 0;
             }
             for (size_t b = 0; b < n; b++)
                 for (size_t e = 0; e < (size_t)s.count[0] / es; e++) {
@@ -153,7 +165,7 @@ int main(int argc, char **argv)
         }
         /* Bring the whole destination extent back, contiguous, and compare. */
         memset(back, 0, SLOT);
-        ARMCI_Get(rbase, back, (int)s.dst_extent, p);
+        bad_rc += ARMCI_Get(rbase, back, (int)s.dst_extent, p) != 0;
         char *inblock = calloc(s.dst_extent, 1);
         for (size_t b = 0; b < n; b++)
             memset(inblock + doff[b], 1, (size_t)s.count[0]);
@@ -178,10 +190,12 @@ int main(int argc, char **argv)
         if (!acc) {
             memset(back, 0, SLOT);
             if (nb) {
-                ARMCI_NbGetS(rbase, s.dst_stride, back, s.src_stride, s.count, s.levels, p, &h);
+                bad_rc += ARMCI_NbGetS(rbase, s.dst_stride, back, s.src_stride, s.count, s.levels,
+                                       p, &h) != 0;
                 ARMCI_Wait(&h);
             } else {
-                ARMCI_GetS(rbase, s.dst_stride, back, s.src_stride, s.count, s.levels, p);
+                bad_rc +=
+                    ARMCI_GetS(rbase, s.dst_stride, back, s.src_stride, s.count, s.levels, p) != 0;
             }
             for (size_t b = 0; b < n; b++)
                 bad_put += memcmp(back + soff[b], expect + soff[b], (size_t)s.count[0]) != 0;
@@ -192,6 +206,7 @@ int main(int argc, char **argv)
     CHECK(bad_gap == 0, "%d gap bytes overwritten", bad_gap);
     CHECK(bad_acc == 0, "%d accumulated elements wrong", bad_acc);
     CHECK(rounds == 60, "rounds %d", rounds);
+    CHECK(bad_rc == 0, "%d put/get/acc calls of the random shapes returned nonzero", bad_rc);
 
     /* Puts of small blocks travel as messages. A long one (several messages, the first
      * larger than a provider's eager size) followed by a short one to the same bytes: the
@@ -203,11 +218,12 @@ int main(int argc, char **argv)
         for (int rep = 0; rep < 10; rep++) {
             for (int i = 0; i < 16 * nblk; i++)
                 src[i] = (char)(rep + 1);
-            ARMCI_PutS(src, stride, dst, stride, count, 1, p);
+            int r = ARMCI_PutS(src, stride, dst, stride, count, 1, p);
             for (int i = 0; i < 16 * 64; i++)
                 back[i] = (char)(100 + rep);
-            ARMCI_PutS(back, one, dst, one, few, 1, p);
-            ARMCI_GetS(dst, stride, expect, stride, count, 1, p);
+            r |= ARMCI_PutS(back, one, dst, one, few, 1, p);
+            r |= ARMCI_GetS(dst, stride, expect, stride, count, 1, p);
+            CHECK(r == 0, "overlapping strided puts: PutS/GetS returned nonzero (%d)", r);
             for (int b = 0; b < nblk; b++)
                 for (int i = 0; i < 8; i++)
                     wrong += expect[16 * b + i] != (char)(b < 64 ? 100 + rep : rep + 1);
@@ -243,6 +259,165 @@ int main(int argc, char **argv)
         CHECK(wrong == 0, "ARMCI_PutS_flag: %d bytes not in place behind the flag", wrong);
     }
 
+    /* The local side in this process's own ARMCI_Malloc block: strided put and accumulate
+     * from it, strided get into it, with blocks that travel as messages (24 B) and blocks
+     * large enough to move by zero-copy RMA (40000 B). armci-mpi
+     * tests/test_puts_gets_dla.c:60-69 (PutS from, GetS into buffers of shared allocations);
+     * GA armci/testing/perf_nb.c:376 (AccS from dsrc[me], an ARMCI_Malloc block). */
+    {
+        void **lbuf = malloc((size_t)t_np * sizeof(void *));
+        rc = ARMCI_Malloc(lbuf, (armci_size_t)(2 * SLOT));
+        CHECK(rc == 0, "ARMCI_Malloc of the local-buffer block returned %d", rc);
+        char *lsrc = lbuf[t_me], *lback = lsrc + SLOT, *mine = base[t_me];
+        static const int shapes[2][3] = {{24, 20, 3}, {40000, 2, 2}};
+        for (int sh = 0; sh < 2; sh++) {
+            int blk = shapes[sh][0], rows = shapes[sh][1], planes = shapes[sh][2];
+            int count[3] = {blk, rows, planes};
+            int sst[2] = {blk + 8, (blk + 8) * rows + 16};
+            int dst[2] = {blk + 16, (blk + 16) * rows};
+            int wrong_put = 0, wrong_get = 0, wrong_acc = 0;
+            for (int t = 0; t < t_np; t++) {
+                int p = (t_me + t) % t_np;
+                for (int q = 0; q < planes; q++)
+                    for (int r = 0; r < rows; r++)
+                        for (int b = 0; b < blk; b++)
+                            lsrc[q * sst[1] + r * sst[0] + b] = lb(sh, t_me, p, q, r, b);
+                rc = ARMCI_PutS(lsrc, sst, (char *)base[p] + (size_t)t_me * SLOT, dst, count, 2, p);
+                CHECK(rc == 0, "PutS from own block to %d returned %d", p, rc);
+            }
+            ARMCI_Barrier();
+            for (int w = 0; w < t_np; w++)
+                for (int q = 0; q < planes; q++)
+                    for (int r = 0; r < rows; r++)
+                        for (int b = 0; b < blk; b++)
+                            wrong_put +=
+                                mine[(size_t)w * SLOT + (size_t)(q * dst[1] + r * dst[0] + b)] !=
+                                lb(sh, w, t_me, q, r, b);
+            CHECK(wrong_put == 0, "PutS of %d-byte blocks from an ARMCI_Malloc block: %d wrong",
+                  blk, wrong_put);
+            ARMCI_Barrier();
+            /* Read back what I put everywhere, into my own block with the source layout. */
+            for (int t = 0; t < t_np; t++) {
+                int p = (t_me + t) % t_np;
+                memset(lback, 0x33, SLOT);
+                rc =
+                    ARMCI_GetS((char *)base[p] + (size_t)t_me * SLOT, dst, lback, sst, count, 2, p);
+                CHECK(rc == 0, "GetS into own block from %d returned %d", p, rc);
+                for (int q = 0; q < planes; q++)
+                    for (int r = 0; r < rows; r++) {
+                        for (int b = 0; b < blk; b++)
+                            wrong_get +=
+                                lback[q * sst[1] + r * sst[0] + b] != lb(sh, t_me, p, q, r, b);
+                        wrong_get += lback[q * sst[1] + r * sst[0] + blk] != 0x33; /* gap */
+                    }
+            }
+            CHECK(wrong_get == 0, "GetS of %d-byte blocks into an ARMCI_Malloc block: %d wrong",
+                  blk, wrong_get);
+            ARMCI_Barrier();
+            /* AccS of doubles (scale 2) from my block; the owner's doubles start at 1. */
+            int dcount[3] = {blk / 8 * 8, rows, planes};
+            int ne = dcount[0] / 8;
+            for (size_t i = 0; i < (size_t)t_np * SLOT / 8; i++)
+                ((double *)mine)[i] = 1.0;
+            ARMCI_Barrier();
+            double two = 2.0;
+            for (int t = 0; t < t_np; t++) {
+                int p = (t_me + t) % t_np;
+                for (int q = 0; q < planes; q++)
+                    for (int r = 0; r < rows; r++)
+                        for (int e = 0; e < ne; e++)
+                            *(double *)(lsrc + q * sst[1] + r * sst[0] + e * 8) =
+                                (double)(t_me * 100 + p * 10 + q + r + e % 5);
+                rc = ARMCI_AccS(ARMCI_ACC_DBL, &two, lsrc, sst,
+                                (char *)base[p] + (size_t)t_me * SLOT, dst, dcount, 2, p);
+                CHECK(rc == 0, "AccS from own block to %d returned %d", p, rc);
+            }
+            ARMCI_Barrier();
+            for (int w = 0; w < t_np; w++)
+                for (int q = 0; q < planes; q++)
+                    for (int r = 0; r < rows; r++)
+                        for (int e = 0; e < ne; e++) {
+                            double got = *(double *)(mine + (size_t)w * SLOT +
+                                                     (size_t)(q * dst[1] + r * dst[0] + e * 8));
+                            wrong_acc += got != 1.0 + 2.0 * (w * 100 + t_me * 10 + q + r + e % 5);
+                        }
+            CHECK(wrong_acc == 0, "AccS of %d-byte blocks from an ARMCI_Malloc block: %d wrong",
+                  blk, wrong_acc);
+            ARMCI_Barrier();
+        }
+        rc = ARMCI_Free(lbuf[t_me]);
+        CHECK(rc == 0, "ARMCI_Free returned %d", rc); /* armci-mpi tests/contrib/armci-test.c:335 */
+        free(lbuf);
+    }
+
+    /* Stride level 0 with NULL stride arrays: count[0] bytes, contiguous, as GA's test.c
+     * issues ARMCI_NbPutS (:1704, :1868) and ARMCI_NbGetS (:1747, :1906) with NULL handles
+     * and with handles, and perf_nb.c:376 ARMCI_AccS at level 0. Each must return 0 and move
+     * exactly count[0] bytes. */
+    {
+        static const int lens[] = {8, 3000, 100000};
+        int p = (t_me + 1) % t_np, wrong = 0;
+        char *dst = (char *)base[p] + (size_t)t_me * SLOT;
+        for (int k = 0; k < 3; k++) {
+            int bytes = lens[k];
+            armci_hdl_t h;
+            for (int v = 0; v < 3; v++) { /* blocking; handle + Wait; NULL handle + WaitAll */
+                for (int i = 0; i < bytes + 8; i++)
+                    src[i] = (char)(k * 7 + v * 3 + i);
+                memset(back, 0x11, (size_t)bytes + 8);
+                rc = ARMCI_Put(back, dst, bytes + 8, p); /* background, to see overruns */
+                CHECK(rc == 0, "Put returned %d", rc);
+                if (v == 0) {
+                    rc = ARMCI_PutS(src, NULL, dst, NULL, &bytes, 0, p);
+                } else if (v == 1) {
+                    ARMCI_INIT_HANDLE(&h);
+                    rc = ARMCI_NbPutS(src, NULL, dst, NULL, &bytes, 0, p, &h);
+                    ARMCI_Wait(&h);
+                } else {
+                    rc = ARMCI_NbPutS(src, NULL, dst, NULL, &bytes, 0, p, NULL);
+                    ARMCI_WaitAll();
+                }
+                CHECK(rc == 0, "level-0 put variant %d of %d bytes returned %d", v, bytes, rc);
+                memset(back, 0, (size_t)bytes + 8);
+                if (v == 0) {
+                    rc = ARMCI_GetS(dst, NULL, back, NULL, &bytes, 0, p);
+                } else if (v == 1) {
+                    ARMCI_INIT_HANDLE(&h);
+                    rc = ARMCI_NbGetS(dst, NULL, back, NULL, &bytes, 0, p, &h);
+                    ARMCI_Wait(&h);
+                } else {
+                    rc = ARMCI_NbGetS(dst, NULL, back, NULL, &bytes, 0, p, NULL);
+                    ARMCI_WaitAll();
+                }
+                CHECK(rc == 0, "level-0 get variant %d of %d bytes returned %d", v, bytes, rc);
+                wrong += memcmp(back, src, (size_t)bytes) != 0;
+                /* the 8 bytes past count[0] kept the background */
+                rc = ARMCI_Get(dst + bytes, back, 8, p);
+                CHECK(rc == 0, "Get returned %d", rc);
+                for (int i = 0; i < 8; i++)
+                    wrong += back[i] != 0x11;
+            }
+            /* AccS and NbAccS at level 0: doubles, scale 3, onto 1.0 each. */
+            int n = bytes / 8 * 8, ne = n / 8;
+            double three = 3.0;
+            for (int i = 0; i < ne; i++)
+                ((double *)back)[i] = 1.0, ((double *)src)[i] = (double)(i % 9 + k);
+            rc = ARMCI_Put(back, dst, n, p);
+            CHECK(rc == 0, "Put returned %d", rc);
+            rc = ARMCI_AccS(ARMCI_ACC_DBL, &three, src, NULL, dst, NULL, &n, 0, p);
+            CHECK(rc == 0, "level-0 AccS of %d bytes returned %d", n, rc);
+            ARMCI_INIT_HANDLE(&h);
+            rc = ARMCI_NbAccS(ARMCI_ACC_DBL, &three, src, NULL, dst, NULL, &n, 0, p, &h);
+            CHECK(rc == 0, "level-0 NbAccS of %d bytes returned %d", n, rc);
+            ARMCI_Wait(&h);
+            rc = ARMCI_Get(dst, back, n, p);
+            CHECK(rc == 0, "Get returned %d", rc);
+            for (int i = 0; i < ne; i++)
+                wrong += ((double *)back)[i] != 1.0 + 6.0 * (i % 9 + k);
+        }
+        CHECK(wrong == 0, "stride level 0 with NULL strides: %d wrong transfers", wrong);
+    }
+
     /* armci_write_strided / armci_read_strided are local packing helpers. */
     {
         int stride[2] = {16, 64}, count[3] = {8, 4, 3};
@@ -257,7 +432,8 @@ int main(int argc, char **argv)
     }
     ARMCI_Barrier();
     ARMCI_Free_local(src);
-    ARMCI_Free(base[t_me]);
+    rc = ARMCI_Free(base[t_me]);
+    CHECK(rc == 0, "ARMCI_Free returned %d", rc);
     free(back);
     free(expect);
     free(soff);
