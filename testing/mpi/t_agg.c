@@ -1,6 +1,7 @@
 /* Aggregate handles: 1 to 10 000 operations per handle, mixed sizes, puts then gets,
  * several handles to several targets at once, flush on fill, flush by a fence or a barrier,
- * reuse of a handle, ARMCI_Test, value puts, and the counters (one transfer per flush). */
+ * reuse of a handle, ARMCI_Test, value puts, and the counters (one transfer per flush);
+ * value, vector, strided and plain operations mixed on one handle per target, self included. */
 #include <string.h>
 
 #include "tester.h"
@@ -139,6 +140,110 @@ int main(int argc, char **argv)
             bad += *(int *)&mine[700 + 3 * i] != 5000 + q * 1000 + i;
         CHECK(bad == 0, "puts collected before ARMCI_Barrier, seen after it: %d missing", bad);
         ARMCI_Wait(&h);
+    }
+    ARMCI_Barrier();
+
+    /* One aggregate handle per target, self included, each carrying value puts, a vector
+     * put, level-0 strided puts and plain puts; then vector, strided and plain gets on a
+     * second set of aggregate handles. Global Arrays' armci/testing/test.c:1636-1790
+     * (test_aggregate) and ARMCI-MPI's tests/contrib/armci-test.c:1426 do exactly this and
+     * check every word; each call must return 0 (test.c:1697, 1708, 1719, 1744, 1755,
+     * 1766 stop on any other code). Sections of each source's 4000-double slot:
+     * [0,1000) value puts / vector get, [1000,2000) vector put / strided gets,
+     * [2000,3000) strided puts / plain gets, [3000,4000) plain puts / plain gets. */
+    {
+        enum { SLOT = 4000, SEG = 20, NSEG = 50 }; /* 50 segments of 160 B per section */
+        void **putb = malloc((size_t)t_np * sizeof(void *));
+        void **srcb = malloc((size_t)t_np * sizeof(void *));
+        ARMCI_Malloc(putb, (armci_size_t)(SLOT * sizeof(double) * (size_t)t_np));
+        ARMCI_Malloc(srcb, (armci_size_t)(SLOT * sizeof(double)));
+        double *mysrc = srcb[t_me];
+        double *getb = malloc(SLOT * sizeof(double) * (size_t)t_np);
+        for (int j = 0; j < SLOT; j++)
+            mysrc[j] = (t_me + 1) * 100000.0 + j;
+        memset(putb[t_me], 0, SLOT * sizeof(double) * (size_t)t_np);
+        memset(getb, 0, SLOT * sizeof(double) * (size_t)t_np);
+        armci_hdl_t *hput = malloc((size_t)t_np * sizeof(armci_hdl_t));
+        armci_hdl_t *hget = malloc((size_t)t_np * sizeof(armci_hdl_t));
+        void **vs = malloc((size_t)t_np * NSEG * sizeof(void *));
+        void **vd = malloc((size_t)t_np * NSEG * sizeof(void *));
+        for (int i = 0; i < t_np; i++) {
+            ARMCI_INIT_HANDLE(&hput[i]);
+            ARMCI_INIT_HANDLE(&hget[i]);
+            ARMCI_SET_AGGREGATE_HANDLE(&hput[i]);
+            ARMCI_SET_AGGREGATE_HANDLE(&hget[i]);
+        }
+        ARMCI_Barrier();
+        int rcbad = 0, bytes = SEG * (int)sizeof(double);
+        for (int k = 0; k < t_np; k++) {
+            int i = (t_me + k) % t_np; /* targets in a different order on each process */
+            double *dst = (double *)putb[i] + (size_t)t_me * SLOT;
+            for (int j = 0; j < 1000; j++)
+                rcbad += ARMCI_NbPutValueDouble(mysrc[j], &dst[j], i, &hput[i]) != 0;
+            void **s = &vs[(size_t)i * NSEG], **d = &vd[(size_t)i * NSEG];
+            for (int g = 0; g < NSEG; g++) {
+                s[g] = &mysrc[1000 + g * SEG];
+                d[g] = &dst[1000 + g * SEG];
+            }
+            armci_giov_t v = {s, d, bytes, NSEG};
+            rcbad += ARMCI_NbPutV(&v, 1, i, &hput[i]) != 0;
+            for (int j = 2000; j < 3000; j += SEG)
+                rcbad += ARMCI_NbPutS(&mysrc[j], NULL, &dst[j], NULL, &bytes, 0, i, &hput[i]) != 0;
+            for (int j = 3000; j < SLOT; j += SEG)
+                rcbad += ARMCI_NbPut(&mysrc[j], &dst[j], bytes, i, &hput[i]) != 0;
+        }
+        for (int i = 0; i < t_np; i++)
+            rcbad += ARMCI_Wait(&hput[i]) != 0;
+        CHECK(rcbad == 0, "aggregate puts of every kind: %d non-zero return codes", rcbad);
+        rcbad = 0;
+        for (int k = 0; k < t_np; k++) {
+            int i = (t_me + t_np - k) % t_np;
+            double *rs = srcb[i], *ld = getb + (size_t)i * SLOT;
+            void **s = &vs[(size_t)i * NSEG], **d = &vd[(size_t)i * NSEG];
+            for (int g = 0; g < NSEG; g++) {
+                s[g] = &rs[g * SEG];
+                d[g] = &ld[g * SEG];
+            }
+            armci_giov_t v = {s, d, bytes, NSEG};
+            rcbad += ARMCI_NbGetV(&v, 1, i, &hget[i]) != 0;
+            for (int j = 1000; j < 2000; j += SEG)
+                rcbad += ARMCI_NbGetS(&rs[j], NULL, &ld[j], NULL, &bytes, 0, i, &hget[i]) != 0;
+            for (int j = 2000; j < SLOT; j += SEG)
+                rcbad += ARMCI_NbGet(&rs[j], &ld[j], bytes, i, &hget[i]) != 0;
+        }
+        for (int i = 0; i < t_np; i++)
+            rcbad += ARMCI_Wait(&hget[i]) != 0;
+        CHECK(rcbad == 0, "aggregate gets of every kind: %d non-zero return codes", rcbad);
+        /* the gets are complete once their handles are waited: no barrier needed */
+        int bad = 0, first = -1;
+        for (int i = 0; i < t_np; i++)
+            for (int j = 0; j < SLOT; j++)
+                if (getb[(size_t)i * SLOT + j] != (i + 1) * 100000.0 + j && bad++ == 0)
+                    first = i * SLOT + j;
+        CHECK(bad == 0, "aggregate vector/strided/plain gets: %d of %d words wrong (first %d)", bad,
+              SLOT * t_np, first);
+        ARMCI_Barrier();
+        bad = 0;
+        first = -1;
+        for (int i = 0; i < t_np; i++)
+            for (int j = 0; j < SLOT; j++)
+                if (((double *)putb[t_me])[(size_t)i * SLOT + j] != (i + 1) * 100000.0 + j &&
+                    bad++ == 0)
+                    first = i * SLOT + j;
+        CHECK(bad == 0,
+              "aggregate value/vector/strided/plain puts: %d of %d words wrong "
+              "(first %d)",
+              bad, SLOT * t_np, first);
+        ARMCI_Barrier();
+        ARMCI_Free(putb[t_me]);
+        ARMCI_Free(srcb[t_me]);
+        free(putb);
+        free(srcb);
+        free(getb);
+        free(hput);
+        free(hget);
+        free(vs);
+        free(vd);
     }
     ARMCI_Barrier();
     ARMCI_Free(base[t_me]);

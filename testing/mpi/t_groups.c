@@ -1,8 +1,45 @@
 /* Groups (create, child, rank/size, absolute ids, default and world), allocation over a
- * group, and the topology calls (domains, same node). */
+ * group, one create call with disjoint lists (pairs, {me}, nodes), overlapping groups, and
+ * the topology calls (domains, same node). */
 #include <string.h>
 
 #include "tester.h"
+
+/* Over group @p g (this process a member): an allocation of 16 longs per member; each
+ * member puts 1000 * (round + 1) + its world id into slot [its group rank] of the next
+ * member's block, addressed by absolute id, and the previous member's value must arrive;
+ * MPI_Allreduce on g->comm sums the members' world ids to @p idsum. Returns the number
+ * of failed expectations (reported by the caller with its own words). */
+static int exercise_group(ARMCI_Group *g, int round, int idsum, const char *what)
+{
+    int gr, gs, bad = 0;
+    ARMCI_Group_rank(g, &gr);
+    ARMCI_Group_size(g, &gs);
+    void **gb = malloc((size_t)gs * sizeof(void *));
+    int rc = ARMCI_Malloc_group(gb, 16 * sizeof(long), g);
+    CHECK(rc == 0 && gb[gr] != NULL, "%s: ARMCI_Malloc_group returned %d", what, rc);
+    long *mine = gb[gr];
+    for (int i = 0; i < 16; i++)
+        mine[i] = -1;
+    armci_msg_group_barrier(g);
+    long v = 1000L * (round + 1) + t_me;
+    int nr = (gr + 1) % gs, pr = (gr + gs - 1) % gs;
+    int nabs = ARMCI_Absolute_id(g, nr);
+    rc = ARMCI_Put(&v, (long *)gb[nr] + gr, sizeof(long), nabs);
+    CHECK(rc == 0, "%s: put to group rank %d (process %d) returned %d", what, nr, nabs, rc);
+    ARMCI_Fence(nabs);
+    armci_msg_group_barrier(g);
+    bad += mine[pr] != 1000L * (round + 1) + ARMCI_Absolute_id(g, pr);
+    for (int i = 0; i < 16; i++)
+        bad += i != pr && mine[i] != -1;
+    int sum = -1;
+    MPI_Allreduce(&t_me, &sum, 1, MPI_INT, MPI_SUM, g->comm);
+    CHECK(sum == idsum, "%s: MPI_Allreduce on group.comm gave %d, expected %d", what, sum, idsum);
+    armci_msg_group_barrier(g);
+    ARMCI_Free_group(gb[gr], g);
+    free(gb);
+    return bad;
+}
 
 int main(int argc, char **argv)
 {
@@ -60,6 +97,93 @@ int main(int argc, char **argv)
         ARMCI_Group_set_default(&world);
     }
     ARMCI_Group_free(&g);
+
+    /* One ARMCI_Group_create call, different member lists: it is collective over the
+     * default group (ARMCI-MPI's src/groups.c: ARMCI_Group_create_child's collective form
+     * passes each process's own list to MPI_Comm_create on the parent, and MPI allows
+     * different, disjoint groups there), so disjoint lists, each process in its own, are
+     * legal. Global Arrays relies on it: global/src/base.c:2070-2080 (read-only arrays,
+     * from global/testing/read_only.c:142) gives each node its own list of its processes,
+     * pnga_pgroup_self (base.c:1269-1273) each process {me} alone, and base.c:1106-1147
+     * sorts the list and passes it on to ARMCI_Group_create. Three such calls: pairs {2k, 2k+1},
+     * {me}, and each shared-memory domain (node). */
+    {
+        int pair[2] = {t_me & ~1, (t_me & ~1) + 1}, npair = pair[1] < t_np ? 2 : 1;
+        ARMCI_Group gp, gself, gnode;
+        ARMCI_Group_create(npair, pair, &gp);
+        int gr = -1, gs = -1;
+        CHECK(gp.comm != MPI_COMM_NULL, "pairs: not a member of my own pair");
+        ARMCI_Group_rank(&gp, &gr);
+        ARMCI_Group_size(&gp, &gs);
+        CHECK(gs == npair && gr == t_me - pair[0], "pairs: size %d rank %d", gs, gr);
+        CHECK(ARMCI_Absolute_id(&gp, 0) == pair[0] &&
+                  ARMCI_Absolute_id(&gp, npair - 1) == pair[npair - 1],
+              "pairs: absolute ids %d, %d", ARMCI_Absolute_id(&gp, 0),
+              ARMCI_Absolute_id(&gp, npair - 1));
+        int bad = exercise_group(&gp, 0, npair == 2 ? 2 * pair[0] + 1 : pair[0], "pairs");
+        CHECK(bad == 0, "pairs: data of the group allocation, %d wrong", bad);
+
+        int self = t_me;
+        ARMCI_Group_create(1, &self, &gself);
+        CHECK(gself.comm != MPI_COMM_NULL, "{me}: not a member");
+        ARMCI_Group_rank(&gself, &gr);
+        ARMCI_Group_size(&gself, &gs);
+        CHECK(gs == 1 && gr == 0 && ARMCI_Absolute_id(&gself, 0) == t_me,
+              "{me}: size %d rank %d absolute id %d", gs, gr, ARMCI_Absolute_id(&gself, 0));
+        bad = exercise_group(&gself, 1, t_me, "{me}");
+        CHECK(bad == 0, "{me}: data of the group allocation, %d wrong", bad);
+
+        int dom = armci_domain_my_id(ARMCI_DOMAIN_SMP);
+        int nd = armci_domain_nprocs(ARMCI_DOMAIN_SMP, dom),
+            *list = malloc((size_t)nd * sizeof(int));
+        int idsum = 0;
+        for (int k = 0; k < nd; k++) { /* ascending, as GA passes it */
+            int id = armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, dom, k), j = k;
+            for (; j > 0 && list[j - 1] > id; j--)
+                list[j] = list[j - 1];
+            list[j] = id;
+            idsum += id;
+        }
+        ARMCI_Group_create(nd, list, &gnode);
+        CHECK(gnode.comm != MPI_COMM_NULL, "node: not a member of my node's group");
+        ARMCI_Group_size(&gnode, &gs);
+        CHECK(gs == nd, "node: size %d, expected %d", gs, nd);
+        bad = exercise_group(&gnode, 2, idsum, "node");
+        CHECK(bad == 0, "node: data of the group allocation, %d wrong", bad);
+        free(list);
+        ARMCI_Group_free(&gnode);
+        ARMCI_Group_free(&gself);
+        ARMCI_Group_free(&gp);
+        ARMCI_Barrier();
+    }
+
+    /* Overlapping groups, each created by everybody with the same list: Global Arrays'
+     * armci/testing/test_groups.c:193-194 creates {0,1,2} and {1,3}, then in each
+     * (test_groups.c:145-174) allocates with ARMCI_Malloc_group and puts by absolute id.
+     * With fewer than 4 processes: the first three, and {1, np-1}. */
+    {
+        int la[3] = {0, 1, 2}, lb[2] = {1, t_np >= 4 ? 3 : t_np - 1};
+        int na = t_np < 3 ? t_np : 3, nb = lb[1] == 1 ? 1 : 2;
+        ARMCI_Group ga, gb;
+        ARMCI_Group_create(na, la, &ga);
+        ARMCI_Group_create(nb, lb, &gb);
+        int ina = t_me < na, inb = t_me == 1 || t_me == lb[1];
+        CHECK((ga.comm != MPI_COMM_NULL) == ina && (gb.comm != MPI_COMM_NULL) == inb,
+              "overlapping groups: membership %d %d, expected %d %d", ga.comm != MPI_COMM_NULL,
+              gb.comm != MPI_COMM_NULL, ina, inb);
+        if (ina) {
+            int bad = exercise_group(&ga, 3, na * (na - 1) / 2, "{0,1,2}");
+            CHECK(bad == 0, "{0,1,2}: data of the group allocation, %d wrong", bad);
+        }
+        ARMCI_Barrier();
+        if (inb) {
+            int bad = exercise_group(&gb, 4, nb == 2 ? 1 + lb[1] : 1, "{1,3}");
+            CHECK(bad == 0, "{1,3}: data of the group allocation, %d wrong", bad);
+        }
+        ARMCI_Barrier();
+        ARMCI_Group_free(&gb);
+        ARMCI_Group_free(&ga);
+    }
 
     /* topology */
     int count = armci_domain_count(ARMCI_DOMAIN_SMP), mine = armci_domain_my_id(ARMCI_DOMAIN_SMP);

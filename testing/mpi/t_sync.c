@@ -1,12 +1,23 @@
 /* Read-modify-write and mutexes: 1000 fetch-and-adds from every process into one counter
  * (each returned value distinct, the total exact), long and swap forms, and a counter
- * incremented under a mutex with plain get/put 1000 times by every process. */
+ * incremented under a mutex with plain get/put 1000 times by every process; a spin lock
+ * built of swaps (int and long) under contention, and a loop driven by fetch-and-add. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tester.h"
 
 #define N 1000
+
+/* After a failed attempt at a lock: step aside briefly, so that on an oversubscribed machine
+ * the holder (or the target's progress thread) gets the CPU. Returns 1 to keep trying. */
+static int t_backoff(void)
+{
+    struct timespec nap = {0, 20 * 1000};
+    nanosleep(&nap, NULL);
+    return 1;
+}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -71,6 +82,102 @@ int main(int argc, char **argv)
     ARMCI_Rmw(ARMCI_SWAP_LONG, &lv, lw, 0, 0);
     CHECK(lv == 0 || (lv >= 7 && lv < 7 + t_np), "long swap returned %ld", lv);
     ARMCI_Barrier();
+
+    /* A spin lock made of ARMCI_SWAP, under contention: Global Arrays' armci/testing/
+     * test.c:1402-1427 (test_swap) swaps -1 into a word at process 0 until it gets back
+     * something else (the lock is then held and the value is the counter), then swaps
+     * the value plus one back; LOOP (200) rounds per process must leave exactly 200 * np.
+     * While a process holds the lock, the others can only swap -1 over -1, so the swap
+     * that releases it must return -1. Every call returns 0 (test.c:1417, 1421). The same
+     * with ARMCI_SWAP_LONG on a long word at the last process, every fourth round. */
+    {
+        enum { ROUNDS = 200 };
+        int *sw = (int *)((char *)base[0] + 40);
+        long *slw = (long *)((char *)base[last] + 56);
+        int rcbad = 0, held_bad = 0;
+        long lheld_bad = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            int v;
+            do {
+                v = -1;
+                rcbad += ARMCI_Rmw(ARMCI_SWAP, &v, sw, 0, 0) != 0;
+            } while (v == -1 && t_backoff());
+            v++;
+            rcbad += ARMCI_Rmw(ARMCI_SWAP, &v, sw, 0, 0) != 0;
+            held_bad += v != -1;
+            if (r % 4 != 0)
+                continue; /* the long lock: a quarter of the rounds, to keep the run short */
+            long lv2;
+            do {
+                lv2 = -1;
+                rcbad += ARMCI_Rmw(ARMCI_SWAP_LONG, &lv2, slw, 0, last) != 0;
+            } while (lv2 == -1 && t_backoff());
+            lv2 += 1L << 33; /* a value that needs all 64 bits */
+            rcbad += ARMCI_Rmw(ARMCI_SWAP_LONG, &lv2, slw, 0, last) != 0;
+            lheld_bad += lv2 != -1;
+        }
+        CHECK(rcbad == 0, "swap spin lock: %d calls returned non-zero", rcbad);
+        CHECK(held_bad == 0 && lheld_bad == 0,
+              "swap releasing a held lock returned something other than -1: %d int, %ld long",
+              held_bad, lheld_bad);
+        ARMCI_Barrier();
+        CHECK(ARMCI_GetValueInt(sw, 0) == ROUNDS * t_np, "swap spin lock counter %d, expected %d",
+              ARMCI_GetValueInt(sw, 0), ROUNDS * t_np);
+        CHECK(ARMCI_GetValueLong(slw, last) == ((long)ROUNDS / 4 * t_np) << 33,
+              "long swap spin lock counter %ld, expected %ld", ARMCI_GetValueLong(slw, last),
+              ((long)ROUNDS / 4 * t_np) << 33);
+        ARMCI_Barrier();
+    }
+
+    /* The values ARMCI_FETCH_AND_ADD_LONG returns drive a loop: Global Arrays' armci/
+     * testing/test.c:1330-1345 (test_fetch_add) adds 1 until the value it gets back
+     * reaches LOOP. The values returned are then exactly 0 .. LOOP+np-1, each once (every
+     * process stops at the first value >= LOOP, so np of them are >= LOOP), each
+     * process's rising, and the counter ends at LOOP + np. */
+    {
+        enum { LOOP = 200 };
+        long *fc = (long *)((char *)base[0] + 48);
+        long *mine_v = malloc((LOOP + 64) * sizeof(long));
+        int times = 0, rcbad = 0, rising = 1;
+        long val = -1;
+        do {
+            long prev = val;
+            rcbad += ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &val, fc, 1, 0) != 0;
+            rising &= val > prev;
+            if (times < LOOP + 64)
+                mine_v[times] = val;
+            times++;
+        } while (val < LOOP);
+        CHECK(rcbad == 0, "fetch-and-add loop: %d calls returned non-zero", rcbad);
+        CHECK(rising, "fetch-and-add values seen by one process do not rise");
+        int total;
+        MPI_Allreduce(&times, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(total == LOOP + t_np, "fetch-and-add loop to %d ran %d times in all, expected %d",
+              LOOP, total, LOOP + t_np);
+        ARMCI_Barrier();
+        CHECK(ARMCI_GetValueLong(fc, 0) == LOOP + t_np, "fetch-and-add loop counter %ld",
+              ARMCI_GetValueLong(fc, 0));
+        if (total == LOOP + t_np) {
+            int *cnt = malloc((size_t)t_np * sizeof(int)),
+                *dsp = malloc((size_t)t_np * sizeof(int));
+            long *allv = malloc((size_t)total * sizeof(long));
+            MPI_Allgather(&times, 1, MPI_INT, cnt, 1, MPI_INT, MPI_COMM_WORLD);
+            for (int i = 0, d = 0; i < t_np; d += cnt[i++])
+                dsp[i] = d;
+            MPI_Allgatherv(mine_v, times, MPI_LONG, allv, cnt, dsp, MPI_LONG, MPI_COMM_WORLD);
+            char *seen_v = calloc((size_t)total, 1);
+            int dup = 0;
+            for (int i = 0; i < total; i++)
+                dup += allv[i] < 0 || allv[i] >= total || seen_v[allv[i]]++;
+            CHECK(dup == 0, "fetch-and-add loop: %d values outside 0..%d or repeated", dup,
+                  total - 1);
+            free(seen_v);
+            free(allv);
+            free(cnt);
+            free(dsp);
+        }
+        free(mine_v);
+    }
 
     /* mutexes: 3 per process; a counter at process 0 guarded by mutex 1 of the last one */
     ARMCI_Create_mutexes(3);
