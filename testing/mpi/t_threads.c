@@ -34,6 +34,25 @@ static void *worker(void *arg)
         ARMCI_Wait(&h);
         ARMCI_Get(slot, dst, n * (int)sizeof(long), p);
         errors[t] += memcmp(src, dst, (size_t)n * sizeof(long)) != 0;
+        /* The same slot read back as rows of a 2-D patch with a nonblocking strided get on
+         * the thread's own handle, as GA's NGA_Get does underneath (global/src/onesided.c,
+         * ARMCI_NbGetS; GA's global/testing/thread_perf_strided.c reads patches from
+         * OpenMP threads this way). */
+        if (n >= 8) {
+            int rows = n / 8, cols = 4; /* the first 4 longs of each 8 */
+            int rstride[1] = {8 * (int)sizeof(long)}, lstride[1] = {cols * (int)sizeof(long)};
+            int count[2] = {cols * (int)sizeof(long), rows};
+            memset(dst, 0xff, (size_t)n * sizeof(long));
+            armci_hdl_t hs;
+            ARMCI_INIT_HANDLE(&hs);
+            ARMCI_NbGetS(slot, rstride, dst, lstride, count, 1, p, &hs);
+            ARMCI_Wait(&hs);
+            int wrong = 0;
+            for (int r = 0; r < rows; r++)
+                for (int c = 0; c < cols; c++)
+                    wrong += dst[r * cols + c] != src[r * 8 + c];
+            errors[t] += wrong != 0;
+        }
         ARMCI_Acc(ARMCI_ACC_INT, &one, &one, base[0], sizeof(int), 0);
         ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &fetched[t][i], (char *)base[t_np - 1] + 4, 1, t_np - 1);
     }
@@ -65,7 +84,7 @@ int main(int argc, char **argv)
     int bad = 0;
     for (int t = 0; t < THREADS; t++)
         bad += errors[t];
-    CHECK(bad == 0, "%d put/get round trips differed", bad);
+    CHECK(bad == 0, "%d put/get round trips (contiguous or strided) differed", bad);
     int total = THREADS * iters * t_np;
     if (t_me == 0)
         CHECK(*(int *)base[0] == total, "accumulated counter %d, expected %d", *(int *)base[0],
