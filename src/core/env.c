@@ -121,6 +121,10 @@ static int check_range(const armcii_env_row_t *row, long v)
         return v >= 1 ? 0 : -1;
     if (strcmp(row->name, "ARMCI_INJECT_MAX") == 0)
         return v >= -1 ? 0 : -1;
+    /* 0 s would fail every wait that is not already complete, such as the first connection
+     * over tcp; there is no "no limit" value, a long one serves. */
+    if (strcmp(row->name, "ARMCI_TIMEOUT") == 0)
+        return v >= 1 ? 0 : -1;
     if (row->type == ARMCII_ENV_INT || row->type == ARMCII_ENV_SIZE)
         return v >= 0 ? 0 : -1;
     return 0;

@@ -34,7 +34,7 @@ ARMCII_ENV(COLL_CMA, SIZE, "32K", "ARMCIX_Alltoall/Allgather of the whole node w
 ARMCII_ENV(COLL_NODES, STR, "auto", "ARMCIX_Alltoall/Allgather of all processes over several nodes: hier (copies within each node plus one exchange between node leaders), mpi (MPI's collective) or auto (hier for blocks up to 16 KiB when nodes hold several processes and every process has a hardware thread)")
 ARMCII_ENV(STATS, BOOL, "0", "at ARMCI_Finalize, print operation counts by kind and path, bytes, flushes and waiting time over all processes (rank 0)")
 ARMCII_ENV(STATS_FILE, STR, "", "with ARMCI_STATS=1, also write the statistics of every process to this file as JSON")
-ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error")
+ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error (at least 1)")
 ARMCII_ENV(LIVENESS_MS, INT, "250", "while waiting, check every this many milliseconds that the processes of this node are alive; a dead one ends the job naming its rank (0: never)")
 ARMCII_ENV(WATCHDOG, INT, "0", "warn (once per wait) when a wait has lasted this many seconds: which call, which target (0: off)")
 ARMCII_ENV(MR_MAX, INT, "0", "most memory registrations a process holds with libfabric (0: the provider's mr_cnt); past it ARMCI_Malloc fails with a clear error")

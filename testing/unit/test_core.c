@@ -106,6 +106,14 @@ static void test_env_load(void)
     fake_env[1][1] = "lots";
     CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "lots"));
+    /* a time limit of 0 s would fail every wait that is not already over (issue 21) */
+    fake_env[1][0] = "ARMCI_TIMEOUT";
+    fake_env[1][1] = "0";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "ARMCI_TIMEOUT=\"0\""));
+    fake_env[1][1] = "1";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), 0);
+    CU_ASSERT_EQUAL(env.TIMEOUT, 1);
     fake_env[0][0] = fake_env[1][0] = NULL;
 
     /* every row has a name with the prefix, a default that parses, and help text */
