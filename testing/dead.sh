@@ -60,4 +60,29 @@ MODE=slowcoll barks 'watchdog: ARMCIX_Alltoall: has waited 1 s for rank 2 to rea
     "watchdog reports a small all-to-all waiting for a slow process" ARMCI_SHM=1
 MODE=slowcoll barks "watchdog: ARMCIX_Allgather: has waited 1 s for the node's processes to reach the same collective call" \
     "watchdog reports a large allgather waiting for a slow process" ARMCI_SHM=1
+# A job killed during ARMCI_Init may leave its node heap object in /dev/shm (its name goes
+# only once every process has opened it). The next job's node leader removes the objects
+# of its pid namespace whose leader is gone, and leaves alone those of a live process and
+# of another pid namespace. The dead pid is that of a child this script reaped.
+if [ -d /dev/shm ] && ns=$(stat -L -c %i /proc/self/ns/pid 2>/dev/null); then
+    sh -c 'exit 0' &
+    wait $!
+    gone=$!
+    stale=/dev/shm/armci-ofi.$ns.$gone.1 live=/dev/shm/armci-ofi.$ns.$$.2
+    other=/dev/shm/armci-ofi.$((ns + 1)).$gone.3
+    : >"$stale"
+    : >"$live"
+    : >"$other"
+    log=$(mktemp)
+    ARMCI_SHM=1 TEST_TIMEOUT=60 "$run" 2 "${top_builddir:-.}/testing/mpi/t_contig" >"$log" 2>&1
+    ok=1
+    if [ ! -e "$stale" ] && [ -e "$live" ] && [ -e "$other" ] &&
+        grep -q "removed $stale, left by a job whose process $gone ended" "$log" &&
+        grep -q " 0 failed" "$log"; then
+        ok=0
+    fi
+    ls -l /dev/shm >>"$log" 2>&1
+    report $ok "a killed job's node heap object is removed by the next job, others' are kept" "$log"
+    rm -f "$log" "$stale" "$live" "$other"
+fi
 finish dead

@@ -10,7 +10,9 @@
  * are returned (hole punched) when freed.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -66,14 +68,55 @@ static armcii_status_t private_heap(void)
     return init_slot(&armcii_g.slots[0]) == 0 ? ARMCII_OK : ARMCII_ESYS;
 }
 
-/* The leader creates the object; everybody opens it. */
+/*
+ * Node heap objects are named armci-ofi.<pid namespace>.<leader pid>.<nanoseconds>, and the
+ * name is removed as soon as every process of the node has opened the object. A job killed
+ * in between (during ARMCI_Init) leaves its object in /dev/shm, sparse but as large as the
+ * node heap; the next leader of this pid namespace removes every such object whose leader
+ * no longer exists. Objects of other pid namespaces (containers sharing /dev/shm) are
+ * left alone: their pids mean nothing here.
+ */
+static unsigned long pid_namespace(void)
+{
+    struct stat st;
+    return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
+}
+
+static void remove_stale_objects(unsigned long ns)
+{
+    DIR *d = ns ? opendir("/dev/shm") : NULL;
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        unsigned long their_ns;
+        int pid, used = 0;
+        long nsec;
+        if (sscanf(e->d_name, "armci-ofi.%lu.%d.%ld%n", &their_ns, &pid, &nsec, &used) != 3 ||
+            e->d_name[used] != '\0' || their_ns != ns || pid <= 0)
+            continue;
+        if (kill(pid, 0) == 0 || errno != ESRCH)
+            continue; /* its leader lives (or is not ours to ask about) */
+        char name[300];
+        snprintf(name, sizeof(name), "/%s", e->d_name);
+        if (shm_unlink(name) == 0)
+            armcii_warn("ARMCI_Init: removed /dev/shm%s, left by a job whose process %d ended "
+                        "during its start-up",
+                        name, pid);
+    }
+    closedir(d);
+}
+
+/* The leader creates the object; everybody opens it; then its name goes. */
 static armcii_status_t open_object(size_t total, char *name, size_t namelen)
 {
     int err = 0;
     if (armcii_g.node_rank == 0) {
+        unsigned long ns = pid_namespace();
+        remove_stale_objects(ns);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        snprintf(name, namelen, "/armci-ofi.%d.%ld", (int)getpid(), (long)ts.tv_nsec);
+        snprintf(name, namelen, "/armci-ofi.%lu.%d.%ld", ns, (int)getpid(), (long)ts.tv_nsec);
         armcii_g.heap_fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
         if (armcii_g.heap_fd < 0 || ftruncate(armcii_g.heap_fd, (off_t)total) != 0) {
             err = errno;
@@ -94,6 +137,12 @@ static armcii_status_t open_object(size_t total, char *name, size_t namelen)
     MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, armcii_g.node_comm);
     if (err)
         armcii_warn("ARMCI_Init: cannot open shared-memory object %s: %s", name, strerror(err));
+    /* Every process holds a descriptor now: the name is no longer needed, and without it a
+     * job killed from here on leaves nothing in /dev/shm. */
+    if (armcii_g.node_rank == 0) {
+        shm_unlink(name);
+        name[0] = '\0';
+    }
     return any ? ARMCII_ESYS : ARMCII_OK;
 }
 
@@ -174,7 +223,8 @@ armcii_status_t armcii_shm_init(void)
                 st = ARMCII_ESYS;
         }
         MPI_Barrier(armcii_g.node_comm);
-        /* Everybody has it mapped (or gave up): the name is no longer needed. */
+        /* The name went once everybody had opened the object; if creating or opening it
+         * failed, it goes now. */
         if (armcii_g.node_rank == 0 && name[0])
             shm_unlink(name);
     }
