@@ -4,7 +4,7 @@
  * value, vector, strided and plain operations mixed on one handle per target, self included. */
 #include <string.h>
 
-#include "tester.h"
+#include "mix.h"
 
 #define WORDS 20000
 
@@ -152,21 +152,20 @@ int main(int argc, char **argv)
      * [0,1000) value puts / vector get, [1000,2000) vector put / strided gets,
      * [2000,3000) strided puts / plain gets, [3000,4000) plain puts / plain gets. */
     {
-        enum { SLOT = 4000, SEG = 20, NSEG = 50 }; /* 50 segments of 160 B per section */
         void **putb = malloc((size_t)t_np * sizeof(void *));
         void **srcb = malloc((size_t)t_np * sizeof(void *));
-        ARMCI_Malloc(putb, (armci_size_t)(SLOT * sizeof(double) * (size_t)t_np));
-        ARMCI_Malloc(srcb, (armci_size_t)(SLOT * sizeof(double)));
+        ARMCI_Malloc(putb, (armci_size_t)(MIX_SLOT * sizeof(double) * (size_t)t_np));
+        ARMCI_Malloc(srcb, (armci_size_t)(MIX_SLOT * sizeof(double)));
         double *mysrc = srcb[t_me];
-        double *getb = malloc(SLOT * sizeof(double) * (size_t)t_np);
-        for (int j = 0; j < SLOT; j++)
+        double *getb = malloc(MIX_SLOT * sizeof(double) * (size_t)t_np);
+        for (int j = 0; j < MIX_SLOT; j++)
             mysrc[j] = (t_me + 1) * 100000.0 + j;
-        memset(putb[t_me], 0, SLOT * sizeof(double) * (size_t)t_np);
-        memset(getb, 0, SLOT * sizeof(double) * (size_t)t_np);
+        memset(putb[t_me], 0, MIX_SLOT * sizeof(double) * (size_t)t_np);
+        memset(getb, 0, MIX_SLOT * sizeof(double) * (size_t)t_np);
         armci_hdl_t *hput = malloc((size_t)t_np * sizeof(armci_hdl_t));
         armci_hdl_t *hget = malloc((size_t)t_np * sizeof(armci_hdl_t));
-        void **vs = malloc((size_t)t_np * NSEG * sizeof(void *));
-        void **vd = malloc((size_t)t_np * NSEG * sizeof(void *));
+        void **vs = malloc((size_t)t_np * MIX_NSEG * sizeof(void *));
+        void **vd = malloc((size_t)t_np * MIX_NSEG * sizeof(void *));
         for (int i = 0; i < t_np; i++) {
             ARMCI_INIT_HANDLE(&hput[i]);
             ARMCI_INIT_HANDLE(&hget[i]);
@@ -174,23 +173,11 @@ int main(int argc, char **argv)
             ARMCI_SET_AGGREGATE_HANDLE(&hget[i]);
         }
         ARMCI_Barrier();
-        int rcbad = 0, bytes = SEG * (int)sizeof(double);
+        int rcbad = 0;
         for (int k = 0; k < t_np; k++) {
             int i = (t_me + k) % t_np; /* targets in a different order on each process */
-            double *dst = (double *)putb[i] + (size_t)t_me * SLOT;
-            for (int j = 0; j < 1000; j++)
-                rcbad += ARMCI_NbPutValueDouble(mysrc[j], &dst[j], i, &hput[i]) != 0;
-            void **s = &vs[(size_t)i * NSEG], **d = &vd[(size_t)i * NSEG];
-            for (int g = 0; g < NSEG; g++) {
-                s[g] = &mysrc[1000 + g * SEG];
-                d[g] = &dst[1000 + g * SEG];
-            }
-            armci_giov_t v = {s, d, bytes, NSEG};
-            rcbad += ARMCI_NbPutV(&v, 1, i, &hput[i]) != 0;
-            for (int j = 2000; j < 3000; j += SEG)
-                rcbad += ARMCI_NbPutS(&mysrc[j], NULL, &dst[j], NULL, &bytes, 0, i, &hput[i]) != 0;
-            for (int j = 3000; j < SLOT; j += SEG)
-                rcbad += ARMCI_NbPut(&mysrc[j], &dst[j], bytes, i, &hput[i]) != 0;
+            rcbad += mix_put(mysrc, (double *)putb[i] + (size_t)t_me * MIX_SLOT, i,
+                             &vs[(size_t)i * MIX_NSEG], &vd[(size_t)i * MIX_NSEG], &hput[i]);
         }
         for (int i = 0; i < t_np; i++)
             rcbad += ARMCI_Wait(&hput[i]) != 0;
@@ -198,18 +185,8 @@ int main(int argc, char **argv)
         rcbad = 0;
         for (int k = 0; k < t_np; k++) {
             int i = (t_me + t_np - k) % t_np;
-            double *rs = srcb[i], *ld = getb + (size_t)i * SLOT;
-            void **s = &vs[(size_t)i * NSEG], **d = &vd[(size_t)i * NSEG];
-            for (int g = 0; g < NSEG; g++) {
-                s[g] = &rs[g * SEG];
-                d[g] = &ld[g * SEG];
-            }
-            armci_giov_t v = {s, d, bytes, NSEG};
-            rcbad += ARMCI_NbGetV(&v, 1, i, &hget[i]) != 0;
-            for (int j = 1000; j < 2000; j += SEG)
-                rcbad += ARMCI_NbGetS(&rs[j], NULL, &ld[j], NULL, &bytes, 0, i, &hget[i]) != 0;
-            for (int j = 2000; j < SLOT; j += SEG)
-                rcbad += ARMCI_NbGet(&rs[j], &ld[j], bytes, i, &hget[i]) != 0;
+            rcbad += mix_get(srcb[i], getb + (size_t)i * MIX_SLOT, i, &vs[(size_t)i * MIX_NSEG],
+                             &vd[(size_t)i * MIX_NSEG], &hget[i]);
         }
         for (int i = 0; i < t_np; i++)
             rcbad += ARMCI_Wait(&hget[i]) != 0;
@@ -217,23 +194,18 @@ int main(int argc, char **argv)
         /* the gets are complete once their handles are waited: no barrier needed */
         int bad = 0, first = -1;
         for (int i = 0; i < t_np; i++)
-            for (int j = 0; j < SLOT; j++)
-                if (getb[(size_t)i * SLOT + j] != (i + 1) * 100000.0 + j && bad++ == 0)
-                    first = i * SLOT + j;
+            bad += mix_wrong(getb, i, 0, &first);
         CHECK(bad == 0, "aggregate vector/strided/plain gets: %d of %d words wrong (first %d)", bad,
-              SLOT * t_np, first);
+              MIX_SLOT * t_np, first);
         ARMCI_Barrier();
         bad = 0;
         first = -1;
         for (int i = 0; i < t_np; i++)
-            for (int j = 0; j < SLOT; j++)
-                if (((double *)putb[t_me])[(size_t)i * SLOT + j] != (i + 1) * 100000.0 + j &&
-                    bad++ == 0)
-                    first = i * SLOT + j;
+            bad += mix_wrong(putb[t_me], i, 0, &first);
         CHECK(bad == 0,
               "aggregate value/vector/strided/plain puts: %d of %d words wrong "
               "(first %d)",
-              bad, SLOT * t_np, first);
+              bad, MIX_SLOT * t_np, first);
         ARMCI_Barrier();
         ARMCI_Free(putb[t_me]);
         ARMCI_Free(srcb[t_me]);

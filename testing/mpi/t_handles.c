@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tester.h"
+#include "mix.h"
 
 #define NIMPLICIT 100000
 #define NEXPLICIT 6000 /* more than the default pool of 4096 */
@@ -166,71 +166,43 @@ int main(int argc, char **argv)
      * 1870, 1881, 1901, 1912, 1923). Here the gets are checked at once after the wait
      * that completes them, the puts after the barrier. */
     {
-        enum { SLOT = 4000, SEG = 20, NSEG = 50 };
         void **putb = malloc((size_t)t_np * sizeof(void *));
         void **srcb = malloc((size_t)t_np * sizeof(void *));
-        ARMCI_Malloc(putb, (armci_size_t)(SLOT * sizeof(double) * (size_t)t_np));
-        ARMCI_Malloc(srcb, (armci_size_t)(SLOT * sizeof(double)));
-        double *getb = malloc(SLOT * sizeof(double) * (size_t)t_np);
-        void **vs = malloc((size_t)t_np * NSEG * sizeof(void *));
-        void **vd = malloc((size_t)t_np * NSEG * sizeof(void *));
+        ARMCI_Malloc(putb, (armci_size_t)(MIX_SLOT * sizeof(double) * (size_t)t_np));
+        ARMCI_Malloc(srcb, (armci_size_t)(MIX_SLOT * sizeof(double)));
+        double *getb = malloc(MIX_SLOT * sizeof(double) * (size_t)t_np);
+        void **vs = malloc((size_t)t_np * MIX_NSEG * sizeof(void *));
+        void **vd = malloc((size_t)t_np * MIX_NSEG * sizeof(void *));
         double *mysrc = srcb[t_me];
-        int bytes = SEG * (int)sizeof(double);
         for (int round = 0; round < 2; round++) {
-            for (int j = 0; j < SLOT; j++)
-                mysrc[j] = (t_me + 1) * 100000.0 + j + round * 0.5;
-            memset(putb[t_me], 0, SLOT * sizeof(double) * (size_t)t_np);
-            memset(getb, 0, SLOT * sizeof(double) * (size_t)t_np);
+            double offset = round * 0.5;
+            for (int j = 0; j < MIX_SLOT; j++)
+                mysrc[j] = (t_me + 1) * 100000.0 + j + offset;
+            memset(putb[t_me], 0, MIX_SLOT * sizeof(double) * (size_t)t_np);
+            memset(getb, 0, MIX_SLOT * sizeof(double) * (size_t)t_np);
             ARMCI_Barrier();
             int rcbad = 0;
             for (int k = 0; k < t_np; k++) {
                 int i = (t_me + k) % t_np;
-                double *dst = (double *)putb[i] + (size_t)t_me * SLOT;
-                for (int j = 0; j < 1000; j++)
-                    rcbad += ARMCI_NbPutValueDouble(mysrc[j], &dst[j], i, NULL) != 0;
-                void **s = &vs[(size_t)i * NSEG], **d = &vd[(size_t)i * NSEG];
-                for (int g = 0; g < NSEG; g++) {
-                    s[g] = &mysrc[1000 + g * SEG];
-                    d[g] = &dst[1000 + g * SEG];
-                }
-                armci_giov_t v = {s, d, bytes, NSEG};
-                rcbad += ARMCI_NbPutV(&v, 1, i, NULL) != 0;
-                for (int j = 2000; j < 3000; j += SEG)
-                    rcbad += ARMCI_NbPutS(&mysrc[j], NULL, &dst[j], NULL, &bytes, 0, i, NULL) != 0;
-                for (int j = 3000; j < SLOT; j += SEG)
-                    rcbad += ARMCI_NbPut(&mysrc[j], &dst[j], bytes, i, NULL) != 0;
+                rcbad += mix_put(mysrc, (double *)putb[i] + (size_t)t_me * MIX_SLOT, i,
+                                 &vs[(size_t)i * MIX_NSEG], &vd[(size_t)i * MIX_NSEG], NULL);
             }
             for (int k = 0; k < t_np; k++) {
                 int i = (t_me + t_np - k) % t_np;
-                double *rs = srcb[i], *ld = getb + (size_t)i * SLOT;
-                void **s = &vs[(size_t)i * NSEG], **d = &vd[(size_t)i * NSEG];
-                for (int g = 0; g < NSEG; g++) {
-                    s[g] = &rs[g * SEG];
-                    d[g] = &ld[g * SEG];
-                }
-                armci_giov_t v = {s, d, bytes, NSEG};
-                rcbad += ARMCI_NbGetV(&v, 1, i, NULL) != 0;
-                for (int j = 1000; j < 2000; j += SEG)
-                    rcbad += ARMCI_NbGetS(&rs[j], NULL, &ld[j], NULL, &bytes, 0, i, NULL) != 0;
-                for (int j = 2000; j < SLOT; j += SEG)
-                    rcbad += ARMCI_NbGet(&rs[j], &ld[j], bytes, i, NULL) != 0;
+                rcbad += mix_get(srcb[i], getb + (size_t)i * MIX_SLOT, i,
+                                 &vs[(size_t)i * MIX_NSEG], &vd[(size_t)i * MIX_NSEG], NULL);
             }
             int bad = 0, first = -1;
             if (round == 0) {
                 rcbad += ARMCI_WaitAll() != 0;
                 for (int i = 0; i < t_np; i++)
-                    for (int j = 0; j < SLOT; j++)
-                        if (getb[(size_t)i * SLOT + j] != (i + 1) * 100000.0 + j && bad++ == 0)
-                            first = i * SLOT + j;
+                    bad += mix_wrong(getb, i, offset, &first);
             } else {
                 /* each target's gets are complete once ARMCI_WaitProc for it returns */
                 for (int k = 0; k < t_np; k++) {
                     int i = (t_me + 1 + k) % t_np;
                     rcbad += ARMCI_WaitProc(i) != 0;
-                    for (int j = 0; j < SLOT; j++)
-                        if (getb[(size_t)i * SLOT + j] != (i + 1) * 100000.0 + j + 0.5 &&
-                            bad++ == 0)
-                            first = i * SLOT + j;
+                    bad += mix_wrong(getb, i, offset, &first);
                 }
             }
             const char *how = round == 0 ? "ARMCI_WaitAll" : "ARMCI_WaitProc";
@@ -241,22 +213,18 @@ int main(int argc, char **argv)
             CHECK(bad == 0,
                   "implicit vector/strided/plain gets after %s: %d of %d words "
                   "wrong (first %d)",
-                  how, bad, SLOT * t_np, first);
+                  how, bad, MIX_SLOT * t_np, first);
             ARMCI_Barrier();
             ARMCI_AllFence();
             ARMCI_Barrier();
             bad = 0;
             first = -1;
             for (int i = 0; i < t_np; i++)
-                for (int j = 0; j < SLOT; j++)
-                    if (((double *)putb[t_me])[(size_t)i * SLOT + j] !=
-                            (i + 1) * 100000.0 + j + round * 0.5 &&
-                        bad++ == 0)
-                        first = i * SLOT + j;
+                bad += mix_wrong(putb[t_me], i, offset, &first);
             CHECK(bad == 0,
                   "implicit value/vector/strided/plain puts after %s: %d of %d "
                   "words wrong (first %d)",
-                  how, bad, SLOT * t_np, first);
+                  how, bad, MIX_SLOT * t_np, first);
             ARMCI_Barrier();
         }
         ARMCI_Free(putb[t_me]);
