@@ -7,6 +7,7 @@ run="$here/run-mpi.sh"
 pass=0
 fail=0
 nprocs=2
+tag= # prefix of the case names (the program when not t_errors)
 
 expect() { # expect CASE "expected text" [ENV...]
     c=$1
@@ -23,10 +24,10 @@ expect() { # expect CASE "expected text" [ENV...]
         status=ok
     fi
     if [ "$status" = ok ]; then
-        echo "PASS: errors/$c $*"
+        echo "PASS: errors/$tag$c $*"
         pass=$((pass + 1))
     else
-        echo "FAIL: errors/$c $* ($status)"
+        echo "FAIL: errors/$tag$c $* ($status)"
         sed 's/^/    /' "$log" | tail -15
         fail=$((fail + 1))
     fi
@@ -89,5 +90,19 @@ expect env "ARMCI_CACHE=sometimes is not off, transparent, always or user" ARMCI
 expect env "ARMCI_CACHE_ENTRIES=0 must be at least 1" ARMCI_CACHE_ENTRIES=0
 expect env "ARMCI_Init: ARMCI_PROGRESS_CPUS=4096 is not a list of CPUs this process may use" \
     ARMCI_PROGRESS_CPUS=4096
+# ARMCI-MPI's extensions (t_armcix): mutex handles and group split
+prog=${top_builddir:-.}/testing/mpi/t_armcix
+tag=t_armcix/
+nprocs=2
+expect null "ARMCIX_Lock_hdl: the mutex handle is NULL"
+expect range "ARMCIX_Lock_hdl: mutex 5 is out of range: process 1 has 2 mutexes"
+expect outside "ARMCIX_Trylock_hdl: process 1 is not in the group of these mutexes"
+expect rank "ARMCIX_Unlock_hdl: process 2 is out of range (0..1)"
+expect not_held "ARMCIX_Unlock_hdl: mutex 0 at process 1 is not held by this process"
+expect twice "ARMCIX_Trylock_hdl: mutex 1 at process 1 is already held by this process"
+expect destroy_held "ARMCIX_Destroy_mutexes_hdl: mutex 0 at process 1 is still held by this process"
+expect destroyed "is not a mutex handle of ARMCIX_Create_mutexes_hdl (or was destroyed)"
+expect color "ARMCIX_Group_split: color -3 is negative (and not MPI_UNDEFINED)"
+expect create_null "ARMCIX_Create_mutexes_hdl: the group is NULL"
 echo "errors: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

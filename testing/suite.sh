@@ -134,32 +134,7 @@ one "t_armcix np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
 one "t_armcix np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "t_armcix np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0
 one "t_armcix np=3 fabric tcp native-acc" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
-# ... and their misuse ends the job with a clear message (as errors.sh checks for the rest;
-# mpirun's stdin is /dev/null, or it would swallow the list of cases)
-while read -r c want; do
-    log=$(mktemp)
-    if TEST_TIMEOUT=60 "$run" 2 "$bin/t_armcix" "$c" </dev/null >"$log" 2>&1 ||
-        ! grep -qF -- "$want" "$log"; then
-        echo "FAIL: t_armcix misuse $c (expected '$want')"
-        sed 's/^/    /' "$log" | tail -15
-        fail=$((fail + 1))
-    else
-        echo "PASS: t_armcix misuse $c"
-        pass=$((pass + 1))
-    fi
-    rm -f "$log"
-done <<'CASES'
-null ARMCIX_Lock_hdl: the mutex handle is NULL
-range ARMCIX_Lock_hdl: mutex 5 is out of range: process 1 has 2 mutexes
-outside ARMCIX_Trylock_hdl: process 1 is not in the group of these mutexes
-rank ARMCIX_Unlock_hdl: process 2 is out of range (0..1)
-not_held ARMCIX_Unlock_hdl: mutex 0 at process 1 is not held by this process
-twice ARMCIX_Trylock_hdl: mutex 1 at process 1 is already held by this process
-destroy_held ARMCIX_Destroy_mutexes_hdl: mutex 0 at process 1 is still held by this process
-destroyed is not a mutex handle of ARMCIX_Create_mutexes_hdl (or was destroyed)
-color ARMCIX_Group_split: color -3 is negative (and not MPI_UNDEFINED)
-create_null ARMCIX_Create_mutexes_hdl: the group is NULL
-CASES
+# (their misuse cases are in errors.sh)
 # the profiling interface: the program's own ARMCI_Put/Get/Barrier call through to PARMCI_*
 prog="$bin/t_parmci"
 one "t_parmci np=3 shm" 3 ARMCI_SHM=1
