@@ -46,7 +46,7 @@ static inline unsigned long t_rand(unsigned long *state)
 }
 
 /* What the runtime should call this process's node: the processes of this machine, cut
- * into runs of ARMCI_NODE_SIZE when that is set. @p nnodes_p: nodes on this machine. */
+ * into runs of ARMCI_NODE_SIZE when that is set. @p nnodes_p: nodes in the whole job. */
 static inline int t_node_size(int *nnodes_p)
 {
     MPI_Comm node;
@@ -57,13 +57,14 @@ static inline int t_node_size(int *nnodes_p)
     MPI_Comm_free(&node);
     const char *e = getenv("ARMCI_NODE_SIZE");
     int k = e ? atoi(e) : 0;
-    if (k <= 0 || k >= n) {
-        if (nnodes_p)
-            *nnodes_p = 1;
-        return n;
-    }
+    if (k <= 0 || k >= n)
+        k = n;
+    /* nodes over all machines (the cluster's hosts are machines of their own): each
+     * machine's first process counts that machine's nodes */
+    int mine = r == 0 ? (n + k - 1) / k : 0, nnodes;
+    MPI_Allreduce(&mine, &nnodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (nnodes_p)
-        *nnodes_p = (n + k - 1) / k;
+        *nnodes_p = nnodes;
     int first = r / k * k;
     return n - first < k ? n - first : k;
 }
