@@ -8,8 +8,20 @@ pass=0
 fail=0
 nprocs=2
 tag= # prefix of the case names (the program when not t_errors)
+# Cases run with `peer` concern another process (its memory, its mutexes, its settings);
+# cluster.sh runs those alone (ERRORS_PEERS_ONLY=1) with the peer on another host.
+only_peers=${ERRORS_PEERS_ONLY:-0}
 
 expect() { # expect CASE "expected text" [ENV...]
+    [ "$only_peers" = 0 ] || return 0
+    check "$@"
+}
+
+peer() { # peer CASE "expected text" [ENV...]
+    check "$@"
+}
+
+check() {
     c=$1
     want=$2
     shift 2
@@ -38,8 +50,8 @@ for shm in 1 0; do
     expect null_buffer "ARMCI_Put: local buffer is NULL with 8 bytes" ARMCI_SHM=$shm
     expect rank_negative "ARMCI_Get: process -1 is out of range (0..1)" ARMCI_SHM=$shm
     expect rank_too_big "ARMCI_Get: process 2 is out of range (0..1)" ARMCI_SHM=$shm
-    expect outside "outside every ARMCI allocation of that process" ARMCI_SHM=$shm
-    expect past_end "ARMCI_Get: remote address" ARMCI_SHM=$shm
+    peer outside "outside every ARMCI allocation of that process" ARMCI_SHM=$shm
+    peer past_end "ARMCI_Get: remote address" ARMCI_SHM=$shm
     expect negative_size "ARMCI_Put: size is negative (-5)" ARMCI_SHM=$shm
     expect acc_bad_type "ARMCI_Acc: datatype 17 is not an ARMCI_ACC_* type" ARMCI_SHM=$shm
     expect wait_uninit "ARMCI_Wait: handle" ARMCI_SHM=$shm
@@ -56,26 +68,26 @@ expect stride_levels "ARMCI_PutS: stride_levels 9 is outside 0..8"
 expect negative_count "ARMCI_GetS: count[1] is negative (-2)"
 expect small_stride "ARMCI_PutS: src_stride_arr[0] = 4 is smaller than the 8 bytes of the level below it"
 expect null_iov "ARMCI_PutV: iov is NULL with iov_len 2"
-expect mutex_range "ARMCI_Lock: mutex 5 is out of range: process 1 has 2 mutexes"
-expect unlock_not_held "ARMCI_Unlock: mutex 0 at process 1 is not held by this process"
+peer mutex_range "ARMCI_Lock: mutex 5 is out of range: process 1 has 2 mutexes"
+peer unlock_not_held "ARMCI_Unlock: mutex 0 at process 1 is not held by this process"
 expect group_duplicate "ARMCI_Group_create_child: pid_list[1] = 0 appears more than once"
 expect group_range "pid_list[1] = 99 is outside the parent group (0..1)"
 expect rmw_op "ARMCI_Rmw: op 7 is not ARMCI_FETCH_AND_ADD(_LONG) or ARMCI_SWAP(_LONG)"
 expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, && (land), || (lor), & (band), | (bor), or"
 expect msg_op_fp "armci_msg_dgop: operation \"&\" is bitwise and the elements are doubles; bitwise reductions take ARMCI_INT, _LONG or _LONG_LONG"
 nprocs=3 # two peers other than oneself (operations to oneself are not aggregated)
-expect agg_two_targets "collects operations to process 1; it cannot take one to process 2" ARMCI_SHM=0
+peer agg_two_targets "collects operations to process 1; it cannot take one to process 2" ARMCI_SHM=0
 nprocs=2
-expect agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=0
-expect agg_flag "ARMCIX_NbPut_flag: flagged puts are not aggregated" ARMCI_SHM=0
-expect flag_outside "ARMCIX_NbPut_flag: remote address" ARMCI_SHM=0
+peer agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=0
+peer agg_flag "ARMCIX_NbPut_flag: flagged puts are not aggregated" ARMCI_SHM=0
+peer flag_outside "ARMCIX_NbPut_flag: remote address" ARMCI_SHM=0
 expect coll_null "ARMCIX_Alltoall: sendbuf is NULL with 16 bytes to transfer"
 expect coll_overlap "ARMCIX_Allgather: sendbuf"
 expect coll_not_member "ARMCIX_Alltoall: this process is not a member of the group"
 expect coll_nodes "ARMCIX_Alltoall: ARMCI_COLL_NODES=\"sideways\" is not hier, mpi or auto" \
     ARMCI_NODE_SIZE=1 ARMCI_COLL_NODES=sideways
-expect coll_settings_differ "ARMCI_Init: ARMCI_COLL_SMALL differs between processes (4096 here, from 4096 to 8192 over all processes)"
-expect coll_alg_differs "ARMCI_COLL_ALG differs between processes"
+peer coll_settings_differ "ARMCI_Init: ARMCI_COLL_SMALL differs between processes (4096 here, from 4096 to 8192 over all processes)"
+peer coll_alg_differs "ARMCI_COLL_ALG differs between processes"
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect finalize_extra "ARMCI_Finalize: called after ARMCI_Finalize"
@@ -95,14 +107,18 @@ prog=${top_builddir:-.}/testing/mpi/t_armcix
 tag=t_armcix/
 nprocs=2
 expect null "ARMCIX_Lock_hdl: the mutex handle is NULL"
-expect range "ARMCIX_Lock_hdl: mutex 5 is out of range: process 1 has 2 mutexes"
-expect outside "ARMCIX_Trylock_hdl: process 1 is not in the group of these mutexes"
+peer range "ARMCIX_Lock_hdl: mutex 5 is out of range: process 1 has 2 mutexes"
+peer outside "ARMCIX_Trylock_hdl: process 1 is not in the group of these mutexes"
 expect rank "ARMCIX_Unlock_hdl: process 2 is out of range (0..1)"
-expect not_held "ARMCIX_Unlock_hdl: mutex 0 at process 1 is not held by this process"
-expect twice "ARMCIX_Trylock_hdl: mutex 1 at process 1 is already held by this process"
-expect destroy_held "ARMCIX_Destroy_mutexes_hdl: mutex 0 at process 1 is still held by this process"
+peer not_held "ARMCIX_Unlock_hdl: mutex 0 at process 1 is not held by this process"
+peer twice "ARMCIX_Trylock_hdl: mutex 1 at process 1 is already held by this process"
+peer destroy_held "ARMCIX_Destroy_mutexes_hdl: mutex 0 at process 1 is still held by this process"
 expect destroyed "is not a mutex handle of ARMCIX_Create_mutexes_hdl (or was destroyed)"
 expect color "ARMCIX_Group_split: color -3 is negative (and not MPI_UNDEFINED)"
 expect create_null "ARMCIX_Create_mutexes_hdl: the group is NULL"
+[ "$only_peers" = 0 ] || [ "$pass" -gt 0 ] || {
+    echo "FAIL: errors: ERRORS_PEERS_ONLY=1 ran no case"
+    fail=$((fail + 1))
+}
 echo "errors: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
