@@ -106,6 +106,8 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     armcii_yield_init();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail("learning the node's process ids", st);
+    if ((st = armcii_hb_init()) != ARMCII_OK)
+        init_fail("connecting the heartbeats", st);
     armcii_g.shm = armcii_g.env.SHM && armcii_g.node_size > 1;
     if ((st = armcii_shm_init()) != ARMCII_OK)
         init_fail("setting up node memory", st);
@@ -199,6 +201,7 @@ int ARMCI_Finalize(void)
     MPI_Request r;
     MPI_Ibarrier(armcii_g.comm, &r);
     armcii_mpi_wait(call, &r);
+    armcii_hb_fini();
     armcii_unlock();
     armcii_progress_thread_stop();
     armcii_stats_report(); /* collective; nothing is in flight any more */
@@ -244,6 +247,7 @@ void ARMCI_Error(const char *msg, int code)
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "armci: rank %d: %s\n", rank, msg ? msg : "(no message)");
     fflush(stderr);
+    armcii_hb_abort(); /* the others end too, even where the launcher leaves them running */
     if (code == 0)
         code = 1;
     if (mpi_up && !mpi_down)

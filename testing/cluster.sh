@@ -100,6 +100,78 @@ for t in t_contig t_handles t_groups t_coll; do
     one "$t, 3 processes on 2 hosts" 2 3 "" -- "$bin/$t"
 done
 
+# Faults across hosts (mpirun --enable-recovery, so that only we end the survivors): the
+# last rank's memory is read by every other process, the same-host ones through the node
+# heap, until something outside hits it. Every survivor must end within LIMIT seconds of
+# the fault with a message naming a lost rank of the stricken host, and that host.
+# (Open MPI's launcher itself does not always end once they have: it is stopped here.)
+alive() {
+    [ -r "/proc/$1/stat" ] && [ "$(sed 's/^.*) \(.\).*$/\1/' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
+    # NAMING: the ranks that must name the lost process (their output reaches us);
+    # ENDING: all that must end (on a host cut off, they cannot tell us what they said)
+    name=$1 hosts=$2 np=$3 action=$4 limit=$5 lost_host=$6 survivors=$7 ending=$8
+    shift 8
+    log=$(mktemp)
+    env ARMCI_TEST_HOSTS="$hosts" T_DEAD_EXTERNAL=1 TEST_TIMEOUT=100 "$@" \
+        "$run" "$np" --enable-recovery "$bin/t_dead" read >"$log" 2>&1 &
+    job=$!
+    why=
+    for i in $(seq 300); do
+        [ "$(grep -c ': running (read), process ' "$log")" -ge "$np" ] && break
+        sleep 0.1
+    done
+    pid_of() { sed -n "s/^t_dead: rank $1: running (read), process \([0-9]*\)$/\1/p" "$log"; }
+    victim=$(pid_of $((np - 1)))
+    [ -n "$victim" ] || why="the job did not start"
+    sleep 0.5 # the reads are under way
+    t0=$(date +%s.%N)
+    case $action in
+    kill) kill -9 "$victim" ;;
+    linkdown) ip -n "acl-$(basename "$dir")-head" link set "v$hosts" down ;;
+    stop) for r in $(seq $((np - np / hosts)) $((np - 1))); do kill -STOP "$(pid_of $r)"; done ;;
+    error) ;; # the last rank calls ARMCI_Error itself (T_DEAD_ERROR=1)
+    esac
+    pids=
+    for r in $ending; do pids="$pids $(pid_of $r)"; done
+    left=$pids
+    while [ -n "$left" ] && [ "$(echo "$(date +%s.%N) - $t0 < 60" | bc)" = 1 ]; do
+        still=
+        for p in $left; do alive "$p" && still="$still $p"; done
+        left=$still
+        [ -z "$left" ] || sleep 0.1
+    done
+    took=$(echo "$(date +%s.%N) - $t0" | bc)
+    [ -z "$left" ] || why="survivors$left still running after 60 s"
+    [ "$(echo "$took <= $limit" | bc)" = 1 ] || why="${why:-took ${took} s, over ${limit} s}"
+    for r in $survivors; do
+        grep -Eq "^armci: rank $r: .*rank [0-9]+ \(process [0-9]+ on [^)]*-$lost_host[,)].*(has died|has not been heard from|ended the job with an error)" "$log" ||
+            why="${why:-rank $r did not name a lost process of $lost_host}"
+    done
+    ! grep -q "no error" "$log" || why="${why:-a survivor reported success}"
+    # what is left: the launcher, stopped processes, the link
+    for r in $(seq 0 $((np - 1))); do kill -9 "$(pid_of $r)" 2>/dev/null; done
+    pkill -9 -f "mpirun .*t_dead read" 2>/dev/null
+    wait $job 2>/dev/null
+    [ "$action" != linkdown ] || ip -n "acl-$(basename "$dir")-head" link set "v$hosts" up
+    sweep
+    echo "fault: $action, survivors ended $(printf %.1f "$took") s after it" >>"$log"
+    report "$([ -z "$why" ] && echo 0 || echo 1)" "$name: ended in $(printf %.1f "$took") s${why:+ ($why)}" "$log"
+    [ -z "${KEEP_FAULT_LOGS:-}" ] || cp "$log" "$KEEP_FAULT_LOGS.$action"
+    rm -f "$log"
+}
+
+fault "kill the last rank (h2, with rank 2), 2 hosts x 2" 2 4 kill 5 h2 "0 1 2" "0 1 2"
+fault "kill the last rank (h4, alone), 4 hosts x 1" 4 4 kill 5 h4 "0 1 2" "0 1 2"
+fault "kill the last rank, shared memory off, 2 hosts x 2" 2 4 kill 5 h2 "0 1 2" "0 1 2" ARMCI_SHM=0
+fault "the last rank calls ARMCI_Error, 2 hosts x 2" 2 4 error 5 h2 "0 1 2" "0 1 2" T_DEAD_ERROR=1
+fault "link of h2 down, 2 hosts x 2, ARMCI_TIMEOUT=5" 2 4 linkdown 10 h2 "0 1" "0 1 2 3" \
+    ARMCI_TIMEOUT=5
+fault "processes of h2 stopped, 2 hosts x 2, ARMCI_TIMEOUT=5" 2 4 stop 10 h2 "0 1" "0 1" \
+    ARMCI_TIMEOUT=5
+
 # misuse that concerns a peer, the peer on another host (errors.sh's peer cases)
 log=$(mktemp)
 ARMCI_TEST_HOSTS=2 ERRORS_PEERS_ONLY=1 "$here/errors.sh" >"$log" 2>&1

@@ -297,6 +297,19 @@ void armcii_live_poll(const char *call);
 /* Called when an operation to @p rank failed: if that rank is a process of this node that
  * has died (or is dying), ends the job saying so, since that is the cause worth reporting. */
 void armcii_live_blame(const char *call, int rank);
+/* Heartbeats between the job's processes (heartbeat.c): a process that dies or falls
+ * silent anywhere ends every other, named. */
+armcii_status_t armcii_hb_init(void);
+/** Says goodbye to the other processes and stops watching them (after the last barrier). */
+void armcii_hb_fini(void);
+int armcii_hb_running(void);
+/** @p rank of this node has died: tells every other process, then ends this one. */
+void armcii_hb_lost(const char *call, int rank);
+/** This process is ending the job with an error (ARMCI_Error): tells the others, which end. */
+void armcii_hb_abort(void);
+/** Host name and process id of @p rank ("?" and -1 before init or for a bad rank). */
+const char *armcii_hb_host(int rank);
+int armcii_hb_pid(int rank);
 /** Tells the progress thread, if it naps, that a nonblocking request of @p bytes is in
  *  flight (the wake itself comes at armcii_unlock, through armcii_progress_wake). */
 void armcii_progress_kick(size_t bytes);

@@ -35,7 +35,7 @@ ARMCII_ENV(COLL_NODES, STR, "auto", "ARMCIX_Alltoall/Allgather of all processes 
 ARMCII_ENV(STATS, BOOL, "0", "at ARMCI_Finalize, print operation counts by kind and path, bytes, flushes and waiting time over all processes (rank 0)")
 ARMCII_ENV(STATS_FILE, STR, "", "with ARMCI_STATS=1, also write the statistics of every process to this file as JSON")
 ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error (at least 1)")
-ARMCII_ENV(LIVENESS_MS, INT, "250", "while waiting, check every this many milliseconds that the processes of this node are alive; a dead one ends the job naming its rank (0: never)")
+ARMCII_ENV(LIVENESS_MS, INT, "250", "heartbeat period between the job's processes, and how often a wait checks that the node's processes are alive: a process that dies, or is silent for ARMCI_TIMEOUT, ends every other naming its rank and host (0: no heartbeats, no checks)")
 ARMCII_ENV(WATCHDOG, INT, "0", "warn (once per wait) when a wait has lasted this many seconds: which call, which target (0: off)")
 ARMCII_ENV(MR_MAX, INT, "0", "most memory registrations a process holds with libfabric (0: the provider's mr_cnt); past it ARMCI_Malloc fails with a clear error")
 ARMCII_ENV(CACHE, STR, "off", "get cache mode of every allocation unless ARMCIX_Cache_set_mode says otherwise: off, transparent (dropped at each synchronisation point), always (read-only data) or user (dropped by ARMCIX_Cache_invalidate)")

@@ -3,10 +3,9 @@
  * for something it will never do: a completion, a barrier, a lock it held. Every waiting
  * loop of the runtime goes through armcii_poll_waiting, which asks here every
  * ARMCI_LIVENESS_MS whether the node's processes still exist, and ends the job through
- * ARMCI_Error naming the dead rank as soon as one is gone. Processes on other nodes are not
- * watched here: an operation to one that died fails with a libfabric error (reported with
- * the provider's message), or meets ARMCI_TIMEOUT. When an operation fails, the transport
- * asks armcii_live_blame first, so a node peer's death is named rather than its symptom.
+ * ARMCI_Error naming the dead rank as soon as one is gone. Processes on other nodes, and
+ * deaths while nothing waits, are heartbeat.c's. When an operation fails, the transport
+ * asks armcii_live_blame first, so a peer's death is named rather than its symptom.
  */
 #include <errno.h>
 #include <signal.h>
@@ -76,10 +75,12 @@ static int world_rank_of(int node_rank)
 
 static void died(const char *call, int node_rank)
 {
+    int r = world_rank_of(node_rank);
+    armcii_hb_lost(call, r); /* the other hosts hear of it too (returns if not running) */
     armcii_fatal(call,
-                 "rank %d (process %d on this node) has died; this process cannot go on "
+                 "rank %d (process %d on %s, this node) has died; this process cannot go on "
                  "without it (see ARMCI_LIVENESS_MS)",
-                 world_rank_of(node_rank), (int)node_pids[node_rank]);
+                 r, (int)node_pids[node_rank], armcii_hb_host(r));
 }
 
 /* A dying process closes its sockets before it becomes a zombie, so the failure can be seen
@@ -89,8 +90,15 @@ static void died(const char *call, int node_rank)
 void armcii_live_blame(const char *call, int rank)
 {
     if (!node_pids || rank < 0 || rank >= armcii_g.nproc || rank == armcii_g.rank ||
-        armcii_g.node_of[rank] != armcii_g.node_id)
+        armcii_g.node_of[rank] != armcii_g.node_id) {
+        /* Another host's process, or no target known (a standing receive): its node's
+         * leader hears of a death within milliseconds and the heartbeat thread ends this
+         * process naming it; give it that moment before the symptom is reported. */
+        if (armcii_hb_running())
+            for (int ms = 0; ms <= BLAME_GRACE_MS; ms += 10)
+                usleep(10000);
         return;
+    }
     int i = armcii_g.node_rank_of[rank];
     for (int ms = 0; ms <= BLAME_GRACE_MS; ms += 10) {
         if (gone(node_pids[i]))

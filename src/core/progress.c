@@ -131,6 +131,7 @@ void armcii_poll_waiting(const char *call, unsigned *idle)
 
 static void timed_out(const char *call, const char *what, int target, double waited)
 {
+    armcii_live_blame(call, target); /* a lost process is the cause worth naming */
     armcii_fatal(call, "%s to rank %d has not completed after %.0f s (provider %s; is rank %d "
                        "alive and calling ARMCI? see ARMCI_TIMEOUT)",
                  what, target, waited, armcii_ofi_provider(), target);

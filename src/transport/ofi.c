@@ -35,11 +35,12 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, double *t
     double now = armcii_now();
     if (*t0 == 0)
         *t0 = now;
-    else if (now - *t0 > (double)armcii_g.env.TIMEOUT)
+    else if (now - *t0 > (double)armcii_g.env.TIMEOUT) {
+        armcii_live_blame(call, target);
         armcii_fatal(call, "%s to rank %d: the provider's queue stayed full for %ld s "
                            "(provider %s; see ARMCI_TIMEOUT)",
                      what, target, armcii_g.env.TIMEOUT, armcii_ofi_provider());
-    else if (armcii_g.env.WATCHDOG > 0 && barked_for != *t0 &&
+    } else if (armcii_g.env.WATCHDOG > 0 && barked_for != *t0 &&
              now - *t0 >= armcii_g.env.WATCHDOG) {
         barked_for = *t0;
         armcii_warn("watchdog: %s: %s to rank %d has been retried for %.0f s (the provider's "

@@ -8,7 +8,13 @@
  *   mutex    queued behind it for a mutex it holds;
  *   barrier  waiting for it in ARMCI_Barrier;
  *   coll     waiting for it in ARMCIX_Alltoall;
- *   msg      waiting for it in armci_msg_dgop.
+ *   msg      waiting for it in armci_msg_dgop;
+ *   read     reading its memory with ARMCI_Get and nothing else (no wait loop runs when
+ *            the victim shares their node: the get is a copy from the node heap).
+ * With T_DEAD_EXTERNAL=1 the victim does not kill itself: it calls ARMCIX_Progress until
+ * GIVE_UP and something outside (cluster.sh: a kill, a link taken down, SIGSTOP) is the
+ * fault; with T_DEAD_ERROR=1 it calls ARMCI_Error after DIE_AFTER seconds, which must end
+ * the others too, even under a launcher that leaves them running. Every process says "t_dead: rank N: running (MODE), process PID" as it starts.
  * A survivor that is still running 40 s later prints "no error" and exits 3.
  * Mode "slow" kills nobody: the last rank sleeps SLOW seconds outside ARMCI while the others
  * get from it and wait for it in a barrier; with ARMCI_WATCHDOG set they must say so, and
@@ -87,6 +93,24 @@ int main(int argc, char **argv)
         return ok ? 0 : 1;
     }
 
+    const char *ext = getenv("T_DEAD_EXTERNAL");
+    int external = ext && atoi(ext) == 1;
+    fprintf(stderr, "t_dead: rank %d: running (%s), process %d\n", me, mode, (int)getpid());
+    const char *err = getenv("T_DEAD_ERROR");
+    if (me == victim && err && atoi(err) == 1) {
+        /* not a death: this process ends the job itself */
+        while (MPI_Wtime() - t0 < DIE_AFTER)
+            ARMCIX_Progress();
+        ARMCI_Error("t_dead: ending the job on purpose", 7);
+    }
+    if (me == victim && external) {
+        while (MPI_Wtime() - t0 < GIVE_UP) {
+            ARMCIX_Progress();
+            usleep(1000);
+        }
+        printf("t_dead: rank %d: no fault came (%s)\n", me, mode);
+        return 3;
+    }
     if (me == victim) {
         if (!strcmp(mode, "mutex"))
             ARMCI_Lock(0, 0);
@@ -118,6 +142,9 @@ int main(int argc, char **argv)
             if (it % 64 == 0)
                 ARMCI_Barrier();
         }
+    } else if (!strcmp(mode, "read")) {
+        while (MPI_Wtime() - t0 < GIVE_UP)
+            ARMCI_Get(base[victim], buf, BYTES, victim);
     } else if (!strcmp(mode, "mutex")) {
         while (MPI_Wtime() - t0 < DIE_AFTER / 2)
             ARMCIX_Progress();
