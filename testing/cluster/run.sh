@@ -32,6 +32,11 @@ export OMPI_MCA_oob_tcp_if_include=10.77.0.0/24 OMPI_MCA_btl_tcp_if_include=10.7
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader,tcp}" OMPI_MCA_mtl=^ofi,psm,psm2
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# The hosts share this machine's processors, but each host's daemon sees all of them as
+# its own: bound to "its" first core, the first process of every host would sit on the
+# same one, each waiting out the others' time slices (4 ms a message). Unbound, the
+# kernel spreads them as it would on one host.
+export OMPI_MCA_hwloc_base_binding_policy=none
 # libfabric's tcp and sockets providers: each host's own interface, never loopback
 export FI_TCP_IFACE="${FI_TCP_IFACE:-eth0}" FI_SOCKETS_IFACE="${FI_SOCKETS_IFACE:-eth0}"
 status=0
