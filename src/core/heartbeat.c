@@ -51,6 +51,7 @@ typedef struct {
 } hb_msg_t;
 
 #define HB_ADDRS 4
+#define ERROR_GRACE_MS 1000
 /* What every process publishes at start-up (allgathered). */
 typedef struct {
     int32_t pid;
@@ -122,6 +123,10 @@ static void lost(const char *call, int rank, int why)
                  "%ld s: it is stopped, or its host is unreachable (see ARMCI_TIMEOUT)\n",
                  armcii_g.rank, call, rank, armcii_hb_pid(rank), armcii_hb_host(rank),
                  armcii_g.env.TIMEOUT);
+    /* Another process's ARMCI_Error is often this one's too (a collective misuse): a
+     * moment for this process's own message, should it be about to give it. */
+    if (why == LOST_ERROR && rank != armcii_g.rank)
+        usleep(1000 * ERROR_GRACE_MS);
     ssize_t w = write(2, msg, strlen(msg));
     (void)w;
     _exit(1);
