@@ -81,10 +81,6 @@ for layout in "2 2" "4 1"; do
     one "t_init, $at, ARMCI initialises MPI" $h $np "" -- "$bin/t_init" armci-mpi
     one "t_soak, $at" $h $np "" -- "$bin/t_soak" 20000
     one "t_stats, $at" $h $np "" ARMCI_STATS=1 ARMCI_STATS_FILE=/dev/null -- "$bin/t_stats"
-    # the same programs with the node heap off: every peer through libfabric
-    for t in t_contig t_strided t_acc t_agg; do
-        one "$t, $at, shared memory off" $h $np "" ARMCI_SHM=0 -- "$bin/$t"
-    done
     if [ -x "$top/testing/ga/t_ga" ]; then
         one "ga, $at" $h $np " 0 failed" -- "$top/testing/ga/t_ga"
     fi

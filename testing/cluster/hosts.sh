@@ -4,6 +4,8 @@
 #   hosts.sh up N       bring up N hosts (1-4); prints the cluster's directory
 #   hosts.sh down DIR   tear that cluster down
 #   hosts.sh clean      remove what runs that no longer exist left behind
+#   hosts.sh shape DIR RATE   limit every host's link to RATE each way (tc's tbf; e.g.
+#                       10gbit, 25gbit; "off" lifts the limit)
 #
 # Each host is a network namespace (its own interfaces and addresses), a UTS namespace
 # (its own hostname) and a mount namespace (a private /dev/shm and its own /etc/hosts),
@@ -135,8 +137,42 @@ up() {
     echo "$dir"
 }
 
+# shape DIR RATE: a token bucket on both ends of each host's link (the host's eth0 sends
+# to the bridge, the head's vN to the host). The bucket holds 2 ms of traffic: less would
+# throttle below RATE (the kernel hands TCP over in 64 KiB segments, and the bucket is
+# refilled at timer ticks); more would let bursts through at memory speed.
+shape() {
+    dir=$1 rate=$2
+    id=$(basename "$dir")
+    n=$(cat "$dir/nhosts")
+    i=1
+    while [ $i -le "$n" ]; do
+        for dev in "acl-$id-h$i eth0" "acl-$id-head v$i"; do
+            set -- $dev
+            if [ "$rate" = off ]; then
+                ip netns exec "$1" tc qdisc del dev "$2" root 2>/dev/null || true
+            else
+                bits=$(echo "$rate" | sed 's/gbit$/000000000/; s/mbit$/000000/')
+                case $bits in
+                *[!0-9]*) die "shape: rate '$rate' is not Ngbit or Nmbit" ;;
+                esac
+                burst=$((bits / 8 / 500))
+                ip netns exec "$1" tc qdisc replace dev "$2" root tbf rate "$rate" \
+                    burst "$burst" latency 50ms ||
+                    die "shape: tc could not limit $2 in $1 (is sch_tbf available?)"
+            fi
+        done
+        i=$((i + 1))
+    done
+    echo "$rate" >"$dir/rate"
+}
+
 case ${1:-} in
 up) up "${2:-2}" ;;
+shape)
+    [ -d "${2:-}" ] && [ -n "${3:-}" ] || die "shape: usage: shape DIR RATE"
+    shape "$2" "$3"
+    ;;
 down)
     [ -n "${2:-}" ] || die "down: which cluster (its directory)?"
     case $2 in
@@ -146,7 +182,7 @@ down)
     ;;
 clean) clean ;;
 *)
-    echo "usage: $0 up N | down DIR | clean" >&2
+    echo "usage: $0 up N | down DIR | clean | shape DIR RATE" >&2
     exit 2
     ;;
 esac
