@@ -36,15 +36,6 @@ trap 'exit 1' HUP INT TERM
 export ARMCI_CLUSTER="$dir"
 unset ARMCI_NODE_SIZE
 
-# sweep: what an earlier run left on the hosts (a program that outlived its timeout)
-sweep() {
-    for ns in $(ip netns list | awk '{print $1}' | grep "^acl-$(basename "$dir")-h"); do
-        for p in $(ip netns pids "$ns"); do
-            [ "$p" = "$(cat "$dir/h${ns##*-h}.pid")" ] || kill -9 "$p" 2>/dev/null
-        done
-    done
-}
-
 one() { # one NAME HOSTS NPROCS PATTERN ENV... -- PROGRAM ARGS...: must succeed and print PATTERN
     name=$1 hosts=$2 np=$3 pattern=$4
     shift 4
@@ -63,7 +54,7 @@ one() { # one NAME HOSTS NPROCS PATTERN ENV... -- PROGRAM ARGS...: must succeed 
     fi
     report $ok "$name ($(($(date +%s) - t0)) s)" "$log"
     rm -f "$log"
-    sweep
+    "$here/cluster/hosts.sh" sweep "$dir"
 }
 
 for layout in "2 2" "4 1"; do
@@ -152,7 +143,7 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     pkill -9 -f "mpirun .*t_dead read" 2>/dev/null
     wait $job 2>/dev/null
     [ "$action" != linkdown ] || ip -n "acl-$(basename "$dir")-head" link set "v$hosts" up
-    sweep
+    "$here/cluster/hosts.sh" sweep "$dir"
     echo "fault: $action, survivors ended $(printf %.1f "$took") s after it" >>"$log"
     report "$([ -z "$why" ] && echo 0 || echo 1)" "$name: ended in $(printf %.1f "$took") s${why:+ ($why)}" "$log"
     [ -z "${KEEP_FAULT_LOGS:-}" ] || cp "$log" "$KEEP_FAULT_LOGS.$action"

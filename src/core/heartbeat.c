@@ -132,10 +132,26 @@ static void lost(const char *call, int rank, int why)
     _exit(1);
 }
 
-static int send_msg(int fd, int type, int rank, int arg)
+/* A message on @p fd; with @p wait, blocking up to the socket's send timeout (the news of a
+ * loss must leave before this process does), else only if there is room at once. */
+static int send_msg(int fd, int type, int rank, int arg, int wait)
 {
     hb_msg_t m = {(uint32_t)type, rank, arg, cookie};
-    return send(fd, &m, sizeof m, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)sizeof m ? 0 : -1;
+    if (wait)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    int flags = MSG_NOSIGNAL | (wait ? 0 : MSG_DONTWAIT);
+    return send(fd, &m, sizeof m, flags) == (ssize_t)sizeof m ? 0 : -1;
+}
+
+/* Stops the thread (finalize, or this process's own error). */
+static void stop_thread(void)
+{
+    if (!running)
+        return;
+    ssize_t w = write(wake[1], "x", 1);
+    (void)w;
+    pthread_join(thread, NULL);
+    running = 0;
 }
 
 /* Tells whom this process must tell that @p rank is lost: a leader, every other leader when
@@ -148,14 +164,8 @@ static void tell(int rank, int why, int seen_here)
             int r = conns[i].rank;
             if (conns[i].fd < 0 || r == rank || conns[i].bye)
                 continue;
-            if (seen_here || !is_leader(r)) {
-                /* blocking for a moment: the news must leave before this process does */
-                int fl = fcntl(conns[i].fd, F_GETFL);
-                fcntl(conns[i].fd, F_SETFL, fl & ~O_NONBLOCK);
-                hb_msg_t m = {HB_LOST, rank, why, cookie};
-                ssize_t w = send(conns[i].fd, &m, sizeof m, MSG_NOSIGNAL);
-                (void)w;
-            }
+            if (seen_here || !is_leader(r))
+                send_msg(conns[i].fd, HB_LOST, rank, why, 1);
         }
     }
 }
@@ -171,11 +181,7 @@ void armcii_hb_abort(void)
 {
     if (!running)
         return;
-    /* the thread first, so that it does not take the others' ends for deaths */
-    ssize_t w = write(wake[1], "x", 1);
-    (void)w;
-    pthread_join(thread, NULL);
-    running = 0;
+    stop_thread(); /* first, so that it does not take the others' ends for deaths */
     tell(armcii_g.rank, LOST_ERROR, 1);
 }
 
@@ -201,7 +207,7 @@ static void *hb_loop(void *arg)
         if (now >= next_beat) {
             for (int i = 0; i < nconn; i++)
                 if (conns[i].fd >= 0 && !conns[i].bye)
-                    send_msg(conns[i].fd, HB_BEAT, armcii_g.rank, 0);
+                    send_msg(conns[i].fd, HB_BEAT, armcii_g.rank, 0, 0);
             next_beat = now + period;
         }
         for (int i = 0; i < nconn; i++)
@@ -214,8 +220,8 @@ static void *hb_loop(void *arg)
             pf[i + 1].events = POLLIN;
         }
         int ms = (int)((next_beat - now) * 1e3) + 1;
-        if (poll(pf, (nfds_t)nconn + 1, ms) < 0 && errno != EINTR)
-            continue;
+        if (poll(pf, (nfds_t)nconn + 1, ms) < 0)
+            continue; /* interrupted: the revents are not this call's */
         if (pf[0].revents)
             break; /* finalize */
         now = armcii_now();
@@ -285,7 +291,7 @@ static int reach(int peer, int same_machine, double secs)
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0)
                 rc = 0;
         }
-        if (rc == 0 && send_msg(fd, HB_HELLO, armcii_g.rank, 0) == 0)
+        if (rc == 0 && send_msg(fd, HB_HELLO, armcii_g.rank, 0, 0) == 0)
             return fd;
         close(fd);
     }
@@ -417,16 +423,11 @@ armcii_status_t armcii_hb_init(void)
 
 void armcii_hb_fini(void)
 {
-    if (running) {
-        ssize_t w = write(wake[1], "x", 1);
-        (void)w;
-        pthread_join(thread, NULL);
-        running = 0;
-    }
+    stop_thread();
     for (int i = 0; i < nconn; i++) {
         if (conns[i].fd < 0)
             continue;
-        send_msg(conns[i].fd, HB_BYE, armcii_g.rank, 0);
+        send_msg(conns[i].fd, HB_BYE, armcii_g.rank, 0, 0);
         close(conns[i].fd);
     }
     for (int i = 0; i < 2; i++)

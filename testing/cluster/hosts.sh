@@ -4,6 +4,8 @@
 #   hosts.sh up N       bring up N hosts (1-4); prints the cluster's directory
 #   hosts.sh down DIR   tear that cluster down
 #   hosts.sh clean      remove what runs that no longer exist left behind
+#   hosts.sh sweep DIR  end every process on the hosts but their keepers (what a run that
+#                       outlived its timeout left there)
 #   hosts.sh shape DIR RATE   limit every host's link to RATE each way (tc's tbf; e.g.
 #                       10gbit, 25gbit; "off" lifts the limit)
 #
@@ -24,6 +26,20 @@ net=10.77.0
 die() {
     echo "hosts.sh: $*" >&2
     exit 1
+}
+
+# sweep DIR: every process in the cluster's namespaces but the keepers
+sweep() {
+    dir=$1
+    keepers=" $(cat "$dir"/*.pid 2>/dev/null | tr '\n' ' ')"
+    for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^acl-$(basename "$dir")-" || true); do
+        for p in $(ip netns pids "$ns" 2>/dev/null || true); do
+            case $keepers in
+            *" $p "*) ;;
+            *) kill -9 "$p" 2>/dev/null || true ;;
+            esac
+        done
+    done
 }
 
 # down DIR: every process in the cluster's namespaces, then the namespaces (their
@@ -181,8 +197,12 @@ down)
     esac
     ;;
 clean) clean ;;
+sweep)
+    [ -d "${2:-}" ] || die "sweep: usage: sweep DIR"
+    sweep "$2"
+    ;;
 *)
-    echo "usage: $0 up N | down DIR | clean | shape DIR RATE" >&2
+    echo "usage: $0 up N | down DIR | clean | sweep DIR | shape DIR RATE" >&2
     exit 2
     ;;
 esac
