@@ -99,6 +99,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     MPI_Comm_rank(armcii_g.comm, &armcii_g.rank);
     MPI_Comm_size(armcii_g.comm, &armcii_g.nproc);
     int P = armcii_g.nproc;
+    armcii_env_agree(call);
 
     armcii_status_t st;
     if ((st = armcii_topo_init()) != ARMCII_OK)

@@ -64,6 +64,12 @@ expect malloc_unbacked "ARMCI_Malloc: cannot back 16492674416640 bytes of node s
     ARMCI_SHM=1 ARMCI_SHM_HEAP_SIZE=16384G
 expect malloc_unbacked "ARMCI_Malloc: 16492674416640 bytes (with 4096 already allocated here) exceed this node's memory" \
     ARMCI_SHM=0 ARMCI_SHM_HEAP_SIZE=16384G
+# heap sizes the address space cannot hold are refused at init, named (a sum that wrapped
+# around once gave a small heap that the first ARMCI_Malloc overran)
+expect heap_size "ARMCI_Init: ARMCI_SHM_HEAP_SIZE=9223372036854775807 is too large: the node's 2 processes x that much: do not fit in a 64-bit address space" \
+    ARMCI_SHM=1 ARMCI_SHM_HEAP_SIZE=9223372036854775807
+expect heap_size "ARMCI_SHM_HEAP_SIZE=4611686018427387904 is too large: 4611686018427392000 bytes are more address space than this process can reserve" \
+    ARMCI_SHM=0 ARMCI_SHM_HEAP_SIZE=4294967296G
 expect stride_levels "ARMCI_PutS: stride_levels 9 is outside 0..8"
 expect negative_count "ARMCI_GetS: count[1] is negative (-2)"
 expect small_stride "ARMCI_PutS: src_stride_arr[0] = 4 is smaller than the 8 bytes of the level below it"
@@ -86,8 +92,17 @@ expect coll_overlap "ARMCIX_Allgather: sendbuf"
 expect coll_not_member "ARMCIX_Alltoall: this process is not a member of the group"
 expect coll_nodes "ARMCIX_Alltoall: ARMCI_COLL_NODES=\"sideways\" is not hier, mpi or auto" \
     ARMCI_NODE_SIZE=1 ARMCI_COLL_NODES=sideways
-peer coll_settings_differ "ARMCI_Init: ARMCI_COLL_SMALL differs between processes (4096 here, from 4096 to 8192 over all processes)"
-peer coll_alg_differs "ARMCI_COLL_ALG differs between processes"
+# settings that must be alike everywhere (ARMCII_ENV_SAME): compared before they choose a path
+same="it must be the same on every process"
+peer differ:ARMCI_SHM:1:0 "ARMCI_Init: ARMCI_SHM differs between processes: \"1\" at rank 0, \"0\" at rank 1; $same"
+for shm in 1 0; do
+    peer differ:ARMCI_BOUNCE_SIZE:64K:128K "ARMCI_BOUNCE_SIZE differs between processes: \"65536\" at rank 0, \"131072\" at rank 1" ARMCI_SHM=$shm
+done
+peer differ:ARMCI_COLL_SMALL:4K:8K "ARMCI_COLL_SMALL differs between processes: \"4096\" at rank 0, \"8192\" at rank 1"
+peer differ:ARMCI_COLL_ALG:pull:morton "ARMCI_COLL_ALG differs between processes: \"pull\" at rank 0, \"morton\" at rank 1"
+nprocs=3 # the lowest rank that differs is named
+peer differ:ARMCI_LIVENESS_MS:250:0 "ARMCI_LIVENESS_MS differs between processes: \"250\" at rank 0, \"0\" at rank 1"
+nprocs=2
 expect before_init "ARMCI_Put: called before ARMCI_Init"
 expect after_finalize "ARMCI_Get: called after ARMCI_Finalize"
 expect finalize_extra "ARMCI_Finalize: called after ARMCI_Finalize"

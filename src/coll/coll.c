@@ -59,46 +59,12 @@ static int name_code(const char *v, const char *const *names)
     return -1; /* not a valid value: the first collective says so */
 }
 
-/* Every process must take the same path through a collective, or the exchange waits
- * forever: the settings that choose it must agree, which init checks once. */
-static void settings_agree(void)
-{
-    static const char *const nodes[] = {"hier", "mpi", "auto", NULL};
-    struct {
-        const char *name, *text; /* text: the value as set, for the settings that are words */
-        long v;
-    } s[] = {{"ARMCI_COLL_ALG", armcii_g.env.COLL_ALG, coll_alg},
-             {"ARMCI_COLL_NODES", armcii_g.env.COLL_NODES,
-              name_code(armcii_g.env.COLL_NODES, nodes)},
-             {"ARMCI_COLL_SMALL", NULL, armcii_g.env.COLL_SMALL}};
-    enum { N = sizeof s / sizeof s[0] };
-    long v[2 * N];
-    for (int i = 0; i < N; i++) {
-        v[2 * i] = s[i].v;
-        v[2 * i + 1] = -s[i].v;
-    }
-    MPI_Allreduce(MPI_IN_PLACE, v, 2 * N, MPI_LONG, MPI_MAX, armcii_g.comm);
-    for (int i = 0; i < N; i++) {
-        if (v[2 * i] == -v[2 * i + 1])
-            continue;
-        char here[96];
-        if (s[i].text)
-            snprintf(here, sizeof here, "\"%.40s\" here", s[i].text);
-        else
-            snprintf(here, sizeof here, "%ld here, from %ld to %ld over all processes", s[i].v,
-                     -v[2 * i + 1], v[2 * i]);
-        armcii_fatal("ARMCI_Init",
-                     "%s differs between processes (%s); ARMCIX_Alltoall and "
-                     "ARMCIX_Allgather need the same setting everywhere",
-                     s[i].name, here);
-    }
-}
-
 void armcii_coll_init(void)
 {
     cma_ok = 0;
+    /* ARMCI_COLL_* are alike on every process (ARMCII_ENV_SAME), so every process takes
+     * the same path through a collective. */
     coll_alg = name_code(armcii_g.env.COLL_ALG, alg_names);
-    settings_agree();
     armcii_coll_p2p_init();
     if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
         return;

@@ -439,6 +439,12 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *it,
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand);
 
+/* ---- settings (src/core/agree.c) ---- */
+
+/** Collective: end every process, naming the variable and two values, when a setting that
+ *  must be the same everywhere (ARMCII_ENV_SAME) differs between processes. */
+void armcii_env_agree(const char *call);
+
 /* ---- topology (src/core/topo.c) ---- */
 
 armcii_status_t armcii_topo_init(void);

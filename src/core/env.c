@@ -8,10 +8,14 @@
 #include "env.h"
 
 const armcii_env_row_t armcii_env_rows[] = {
-#define ARMCII_ENV(field, type, def, help)                                                         \
-    {"ARMCI_" #field, ARMCII_ENV_##type, def, help, offsetof(armcii_env_t, field)},
+#define ARMCII_ENV_ROW(field, type, def, help, same)                                               \
+    {"ARMCI_" #field, ARMCII_ENV_##type, def, help, offsetof(armcii_env_t, field), same},
+#define ARMCII_ENV(field, type, def, help)      ARMCII_ENV_ROW(field, type, def, help, 0)
+#define ARMCII_ENV_SAME(field, type, def, help) ARMCII_ENV_ROW(field, type, def, help, 1)
 #include "env_defs.h"
+#undef ARMCII_ENV_SAME
 #undef ARMCII_ENV
+#undef ARMCII_ENV_ROW
 };
 const int armcii_env_nrows = sizeof(armcii_env_rows) / sizeof(armcii_env_rows[0]);
 
@@ -169,6 +173,19 @@ void armcii_env_format(const armcii_env_t *env, int row, char *buf, size_t len)
         snprintf(buf, len, "auto");
     else
         snprintf(buf, len, "%ld", v);
+}
+
+int armcii_env_first_difference(const armcii_env_t *a, const armcii_env_t *b, int from)
+{
+    for (int i = from; i < armcii_env_nrows; i++) {
+        const armcii_env_row_t *r = &armcii_env_rows[i];
+        if (!r->same)
+            continue;
+        const char *x = (const char *)a + r->offset, *y = (const char *)b + r->offset;
+        if (r->type == ARMCII_ENV_STR ? strcmp(x, y) != 0 : *(const long *)x != *(const long *)y)
+            return i;
+    }
+    return armcii_env_nrows;
 }
 
 void armcii_env_print(const armcii_env_t *env, void (*emit)(const char *line))

@@ -25,7 +25,9 @@ typedef enum {
  *  STR fields hold the text (empty by default). */
 typedef struct {
 #define ARMCII_ENV(field, type, def, help) ARMCII_ENV_FIELD_##type(field)
+#define ARMCII_ENV_SAME ARMCII_ENV
 #include "env_defs.h"
+#undef ARMCII_ENV_SAME
 #undef ARMCII_ENV
 } armcii_env_t;
 
@@ -36,6 +38,7 @@ typedef struct {
     const char *def;
     const char *help;
     size_t offset; /* of the field in armcii_env_t */
+    int same;      /* must have one value on every process (ARMCII_ENV_SAME) */
 } armcii_env_row_t;
 
 extern const armcii_env_row_t armcii_env_rows[];
@@ -58,6 +61,12 @@ int armcii_env_parse_size(const char *s, long *out_p);
 
 /** The value of row @p row of @p env as text ("auto" for AUTO fields at -1). */
 void armcii_env_format(const armcii_env_t *env, int row, char *buf, size_t len);
+
+/**
+ * The first row, from @p from on, that must be the same on every process and differs
+ * between @p a and @p b; armcii_env_nrows when there is none.
+ */
+int armcii_env_first_difference(const armcii_env_t *a, const armcii_env_t *b, int from);
 
 /** Write the current settings, one "NAME = value (default ...)" line each. */
 void armcii_env_print(const armcii_env_t *env, void (*emit)(const char *line));

@@ -16,6 +16,9 @@
 
 #include "../transport/ofi_internal.h"
 
+/* Appended to the help of the settings ARMCI_Init compares across processes. */
+#define SAME_NOTE " (the same on every process)"
+
 static const char *const acc_names[6] = {"int", "long", "float", "double", "complex",
                                          "double complex"};
 static const enum fi_datatype acc_fi[6] = {FI_INT32, FI_INT64, FI_FLOAT, FI_DOUBLE,
@@ -180,8 +183,8 @@ int main(int argc, char **argv)
     if (markdown) {
         printf("| variable | default | meaning |\n|---|---|---|\n");
         for (int i = 0; i < armcii_env_nrows; i++)
-            printf("| `%s` | %s | %s |\n", armcii_env_rows[i].name, armcii_env_rows[i].def,
-                   armcii_env_rows[i].help);
+            printf("| `%s` | %s | %s%s |\n", armcii_env_rows[i].name, armcii_env_rows[i].def,
+                   armcii_env_rows[i].help, armcii_env_rows[i].same ? SAME_NOTE : "");
         return 0;
     }
     prov_t prov[32];
@@ -232,7 +235,8 @@ int main(int argc, char **argv)
             printf("    {\"name\": \"%s\", \"value\": \"%s\", \"default\": \"%s\", \"help\": ",
                    armcii_env_rows[i].name, val, armcii_env_rows[i].def);
             json_str(armcii_env_rows[i].help);
-            printf("}%s\n", i + 1 < armcii_env_nrows ? "," : "");
+            printf(", \"same_everywhere\": %s}%s\n", armcii_env_rows[i].same ? "true" : "false",
+                   i + 1 < armcii_env_nrows ? "," : "");
         }
         printf("  ]\n}\n");
     } else {
@@ -261,8 +265,9 @@ int main(int argc, char **argv)
         printf("environment:\n");
         for (int i = 0; i < armcii_env_nrows; i++) {
             armcii_env_format(&env, i, val, sizeof(val));
-            printf("  %-28s = %-6s (default %s)\n      %s\n", armcii_env_rows[i].name, val,
-                   armcii_env_rows[i].def, armcii_env_rows[i].help);
+            printf("  %-28s = %-6s (default %s)\n      %s%s\n", armcii_env_rows[i].name, val,
+                   armcii_env_rows[i].def, armcii_env_rows[i].help,
+                   armcii_env_rows[i].same ? SAME_NOTE : "");
         }
     }
     fi_freeinfo(chosen);

@@ -48,11 +48,45 @@ static int init_slot(armcii_node_slot_t *slot)
     return rc;
 }
 
+/*
+ * The address space of a heap of @p n slices after a control area of @p ctrl bytes, in
+ * @p total_p. A size whose sum wraps around, or that this process cannot reserve, is
+ * refused here with the variable named: unchecked, a wrapped sum made a small mapping
+ * that the first ARMCI_Malloc overran, and a sum too large for the address space was
+ * blamed on the space in /dev/shm.
+ */
+static armcii_status_t heap_extent(int n, size_t ctrl, size_t *total_p)
+{
+    size_t slice = armcii_g.slice_len;
+    char who[64] = "", why[160];
+    if (n > 1)
+        snprintf(who, sizeof who, "the node's %d processes x that much: ", n);
+    if (slice > (SIZE_MAX - ctrl) / (size_t)n) {
+        snprintf(why, sizeof why, "%sdo not fit in a 64-bit address space", who);
+    } else {
+        *total_p = ctrl + (size_t)n * slice;
+        void *p =
+            mmap(NULL, *total_p, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+            munmap(p, *total_p);
+            return ARMCII_OK;
+        }
+        snprintf(why, sizeof why,
+                 "%s%zu bytes are more address space than this process can reserve (%s)",
+                 who, *total_p, strerror(errno));
+    }
+    armcii_warn("ARMCI_Init: ARMCI_SHM_HEAP_SIZE=%ld is too large: %s; lower it (it is address "
+                "space reserved per process, backed only by what ARMCI_Malloc allocates)",
+                armcii_g.env.SHM_HEAP_SIZE, why);
+    return ARMCII_ENOMEM;
+}
+
 /* Shared memory off, or alone on the node: a private sparse mapping. */
 static armcii_status_t private_heap(void)
 {
-    size_t ctrl = round_up(sizeof(armcii_node_slot_t), HEAP_ALIGN);
-    size_t total = ctrl + armcii_g.slice_len;
+    size_t ctrl = round_up(sizeof(armcii_node_slot_t), HEAP_ALIGN), total;
+    if (heap_extent(1, ctrl, &total) != ARMCII_OK)
+        return ARMCII_ENOMEM;
     void *p = mmap(NULL, total, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
@@ -203,9 +237,11 @@ armcii_status_t armcii_shm_init(void)
     } else {
         size_t ctrl = round_up((size_t)armcii_g.node_size * sizeof(armcii_node_slot_t),
                                HEAP_ALIGN);
-        size_t total = ctrl + (size_t)armcii_g.node_size * armcii_g.slice_len;
+        size_t total = 0;
         char name[64] = {0};
-        st = open_object(total, name, sizeof(name));
+        st = heap_extent(armcii_g.node_size, ctrl, &total);
+        if (st == ARMCII_OK)
+            st = open_object(total, name, sizeof(name));
         if (st == ARMCII_OK) {
             st = place_mapping(total);
             if (st != ARMCII_OK)

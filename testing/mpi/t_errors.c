@@ -13,13 +13,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     if (strcmp(c, "before_init") == 0)
         ARMCI_Put(buf, buf, 8, 0);
-    if (strcmp(c, "coll_settings_differ") == 0) { /* ARMCI_Init must notice */
+    if (strncmp(c, "differ:", 7) == 0) { /* differ:NAME:AT_RANK_0:ELSEWHERE */
+        char name[64], v0[32], v1[32];
+        if (sscanf(c, "differ:%63[^:]:%31[^:]:%31s", name, v0, v1) != 3)
+            return 2;
         MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
-        setenv("ARMCI_COLL_SMALL", t_me == 0 ? "4K" : "8K", 1);
-    }
-    if (strcmp(c, "coll_alg_differs") == 0) {
-        MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
-        setenv("ARMCI_COLL_ALG", t_me == 0 ? "pull" : "morton", 1);
+        setenv(name, t_me == 0 ? v0 : v1, 1); /* ARMCI_Init must notice */
     }
     ARMCI_Init();
     MPI_Comm_rank(MPI_COMM_WORLD, &t_me);

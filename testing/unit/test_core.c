@@ -123,6 +123,34 @@ static void test_env_load(void)
     }
 }
 
+/* Which settings ARMCI_Init compares across processes (issue 21, item 2). */
+static void test_env_same(void)
+{
+    armcii_env_t a, b;
+    char err[256];
+    fake_env[0][0] = NULL;
+    CU_ASSERT_EQUAL(armcii_env_load(&a, fake_lookup, err, sizeof(err)), 0);
+    b = a;
+    CU_ASSERT_EQUAL(armcii_env_first_difference(&a, &b, 0), armcii_env_nrows);
+    /* a local setting may differ */
+    b.MAX_REQUESTS = 17;
+    strcpy(b.PROGRESS_CPUS, "1");
+    CU_ASSERT_EQUAL(armcii_env_first_difference(&a, &b, 0), armcii_env_nrows);
+    /* settings a peer depends on may not: numbers and text, the first one found first */
+    b.BOUNCE_SIZE = 2 * a.BOUNCE_SIZE;
+    strcpy(b.COLL_ALG, "morton");
+    int r = armcii_env_first_difference(&a, &b, 0);
+    CU_ASSERT_STRING_EQUAL(armcii_env_rows[r].name, "ARMCI_BOUNCE_SIZE");
+    r = armcii_env_first_difference(&a, &b, r + 1);
+    CU_ASSERT_STRING_EQUAL(armcii_env_rows[r].name, "ARMCI_COLL_ALG");
+    CU_ASSERT_EQUAL(armcii_env_first_difference(&a, &b, r + 1), armcii_env_nrows);
+    int shm = -1;
+    for (int i = 0; i < armcii_env_nrows; i++)
+        if (strcmp(armcii_env_rows[i].name, "ARMCI_SHM") == 0)
+            shm = i;
+    CU_ASSERT(shm >= 0 && armcii_env_rows[shm].same);
+}
+
 /* ---- heap allocator ---- */
 
 static void test_halloc(void)
@@ -495,6 +523,7 @@ int main(void)
     CU_add_test(s, "abi", test_abi);
     CU_add_test(s, "env_parsers", test_env_parsers);
     CU_add_test(s, "env_load", test_env_load);
+    CU_add_test(s, "env_same", test_env_same);
     CU_add_test(s, "halloc", test_halloc);
     CU_add_test(s, "halloc_fragmentation", test_halloc_fragmentation);
     CU_add_test(s, "region", test_region);
