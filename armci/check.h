@@ -47,6 +47,10 @@ static inline void armcii_check_local(const char *call, const char *what, const 
     if (__builtin_expect(p == NULL && len > 0, 0))
         armcii_fail_local(call, what, len);
 }
+/** @p g must be a live group (the world group, or one made by this process and not
+ *  freed), and with @p member, one this process belongs to; else an error naming @p what
+ *  (a freed group, or a copy of one, is named so). */
+void armcii_check_group(const char *call, const char *what, const ARMCI_Group *g, int member);
 /** The segment of @p proc holding [addr, addr+len), or an error naming the address. */
 const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc);
 /** Checks of every contiguous call; the remote segment, or NULL for 0 bytes. */

@@ -8,9 +8,9 @@ static int coll(const char *call, int allgather, const void *sendbuf, void *recv
                 size_t block_bytes, ARMCI_Group *group)
 {
     armcii_enter(call);
+    if (group)
+        armcii_check_group(call, "the group", group, 1);
     MPI_Comm comm = group ? group->comm : armcii_g.comm;
-    if (comm == MPI_COMM_NULL)
-        armcii_fatal(call, "this process is not a member of the group");
     int P;
     MPI_Comm_size(comm, &P);
     if (block_bytes > (size_t)__INT_MAX__)

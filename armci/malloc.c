@@ -264,9 +264,7 @@ int ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group)
 {
     static const char call[] = "ARMCI_Malloc_group";
     armcii_enter(call);
-    armcii_check_local(call, "group", group, 1);
-    if (group->comm == MPI_COMM_NULL)
-        armcii_fatal(call, "this process is not a member of the group");
+    armcii_check_group(call, "the group", group, 1);
     int rc = armcii_malloc_comm(call, ptr_arr, bytes, group->comm);
     armcii_unlock();
     return rc;
@@ -276,9 +274,7 @@ int ARMCI_Free_group(void *ptr, ARMCI_Group *group)
 {
     static const char call[] = "ARMCI_Free_group";
     armcii_enter(call);
-    armcii_check_local(call, "group", group, 1);
-    if (group->comm == MPI_COMM_NULL)
-        armcii_fatal(call, "this process is not a member of the group");
+    armcii_check_group(call, "the group", group, 1);
     int rc = armcii_free_comm(call, ptr, group->comm);
     armcii_unlock();
     return rc;

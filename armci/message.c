@@ -358,7 +358,7 @@ void armci_msg_barrier(void)
 void armci_msg_group_barrier(ARMCI_Group *group)
 {
     MSG_ENTER("armci_msg_group_barrier");
-    armcii_check_local(call, "group", group, 1);
+    armcii_check_group(call, "the group", group, 0);
     if (group->comm != MPI_COMM_NULL)
         barrier(call, group->comm, group);
     armcii_unlock();
@@ -388,7 +388,7 @@ void armci_msg_brdcst(void *buffer, int len, int root)
 void armci_msg_group_bcast_scope(int scope, void *buf, int len, int root, ARMCI_Group *group)
 {
     MSG_ENTER("armci_msg_group_bcast_scope");
-    armcii_check_local(call, "group", group, 1);
+    armcii_check_group(call, "the group", group, 0);
     bcast(call, buf, len, root, scope_comm(call, scope, group->comm), group);
     armcii_unlock();
 }
@@ -405,7 +405,7 @@ void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_npro
                            ARMCI_Group *mastergroup)
 {
     MSG_ENTER("armci_grp_clus_brdcst");
-    armcii_check_local(call, "mastergroup", mastergroup, 1);
+    armcii_check_group(call, "mastergroup", mastergroup, 0);
     bcast(call, buf, len, grp_master, mastergroup->comm, mastergroup);
     armcii_unlock();
 }
@@ -449,7 +449,7 @@ void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type,
                                ARMCI_Group *group)
 {
     MSG_ENTER("armci_msg_group_gop_scope");
-    armcii_check_local(call, "group", group, 1);
+    armcii_check_group(call, "the group", group, 0);
     allreduce(call, x, n, op, type, scope_comm(call, scope, group->comm), group);
     armcii_unlock();
 }
@@ -481,7 +481,7 @@ void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
     void fname(ctype *x, int n, char *op, ARMCI_Group *group)                                      \
     {                                                                                              \
         MSG_ENTER(#fname);                                                                         \
-        armcii_check_local(call, "group", group, 1);                                               \
+        armcii_check_group(call, "the group", group, 0);                                           \
         allreduce(call, x, n, op, atype, group->comm, group);                                      \
         armcii_unlock();                                                                           \
     }
@@ -618,7 +618,7 @@ void armci_exchange_address(void *ptr_ar[], int n)
 void armci_exchange_address_grp(void *ptr_arr[], int n, ARMCI_Group *group)
 {
     MSG_ENTER("armci_exchange_address_grp");
-    armcii_check_local(call, "group", group, 1);
+    armcii_check_group(call, "the group", group, 0);
     exchange(call, ptr_arr, n, group->comm);
     armcii_unlock();
 }

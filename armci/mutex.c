@@ -277,10 +277,7 @@ armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup)
     static const char call[] = "ARMCIX_Create_mutexes_hdl";
     armcii_check_init(call);
     armcii_check_count(call, "count", count);
-    if (pgroup == NULL)
-        armcii_fatal(call, "the group is NULL");
-    if (pgroup->comm == MPI_COMM_NULL)
-        armcii_fatal(call, "this process is not a member of the group");
+    armcii_check_group(call, "the group", pgroup, 1);
     struct armcix_mutex_hdl_s *h = calloc(1, sizeof(*h));
     if (!h)
         armcii_fatal(call, "out of memory");

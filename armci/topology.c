@@ -99,7 +99,7 @@ int ARMCI_Uses_shm(void)
 int ARMCI_Uses_shm_grp(ARMCI_Group *group)
 {
     armcii_check_init("ARMCI_Uses_shm_grp");
-    armcii_check_local("ARMCI_Uses_shm_grp", "group", group, 1);
+    armcii_check_group("ARMCI_Uses_shm_grp", "the group", group, 0);
     return armcii_g.shm;
 }
 
