@@ -96,6 +96,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
         armcii_fatal(call, "%s", err);
 
     MPI_Comm_dup(comm, &armcii_g.comm);
+    armcii_mpi_name_errors(armcii_g.comm);
     MPI_Comm_rank(armcii_g.comm, &armcii_g.rank);
     MPI_Comm_size(armcii_g.comm, &armcii_g.nproc);
     int P = armcii_g.nproc;
@@ -129,6 +130,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
         armcii_g.fabric = 1;
     }
     armcii_groups_init();
+    armcii_census_init();
     armcii_coll_init();
     if ((st = armcii_cache_rt_init()) != ARMCII_OK)
         init_fail("creating the get cache", st);
@@ -186,6 +188,11 @@ static void drop_allocations(void)
 int ARMCI_Finalize(void)
 {
     static const char call[] = "ARMCI_Finalize";
+    int mpi_down = 0;
+    MPI_Finalized(&mpi_down);
+    if (mpi_down && armcii_g.initialized)
+        armcii_fatal(call, "called after MPI_Finalize; call ARMCI_Finalize first (it still "
+                           "needs MPI to complete what is in flight and free its memory)");
     armcii_check_init(call); /* one more than there were ARMCI_Init calls: an error */
     if (init_count > 1) {
         init_count--; /* an inner pair: ARMCI stays up for the outer one */
@@ -202,6 +209,7 @@ int ARMCI_Finalize(void)
     MPI_Request r;
     MPI_Ibarrier(armcii_g.comm, &r);
     armcii_mpi_wait(call, &r);
+    armcii_census_fini();
     armcii_hb_fini();
     armcii_unlock();
     armcii_progress_thread_stop();

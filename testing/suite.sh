@@ -122,6 +122,10 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         ;;
     esac
 done
+# a peer that computes past ARMCI_TIMEOUT before collectives is waited for, not reported
+prog="$bin/t_sync"
+one "t_sync np=3 shm, a peer late by more than ARMCI_TIMEOUT" 3 ARMCI_SHM=1 ARMCI_TIMEOUT=1 T_SLOW_PEER_S=2
+one "t_sync np=3 fabric tcp, a peer late by more than ARMCI_TIMEOUT" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_TIMEOUT=1 T_SLOW_PEER_S=2
 # ARMCI-MPI's extensions (armcix.h): group split/dup and mutex handles, on each path a
 # compare-and-swap takes (CPU atomics, the target's handler, libfabric's atomics)
 prog="$bin/t_armcix"

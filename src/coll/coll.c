@@ -163,13 +163,41 @@ int armcii_coll_algorithm(const char *call)
  * meet twice instead: before the copies (the send data is in place) and after them (the
  * receive buffers are complete); for small blocks the meetings are the cost.
  */
+/* What each half of pull()'s staging buffer starts with: the call that staged it, so that
+ * processes that disagree (another count, another collective) are told so instead of
+ * reading the other's partial or stale data. */
+typedef struct {
+    uint64_t bytes; /* send data per process */
+    uint32_t allgather;
+    char call[52];
+} pull_hdr_t;
+_Static_assert(sizeof(pull_hdr_t) == 64, "the send data stays aligned");
+
+static void pull_mismatch(const char *call, int other, const pull_hdr_t *mine,
+                          const pull_hdr_t *theirs)
+{
+    armcii_fatal(call,
+                 "this process %s %llu bytes, process %d %s %llu bytes (in %.52s): the "
+                 "processes called this collective with different counts, or called "
+                 "different collectives",
+                 mine->allgather ? "contributes" : "sends all-to-all",
+                 (unsigned long long)mine->bytes, other,
+                 theirs->allgather ? "contributes" : "sends all-to-all",
+                 (unsigned long long)theirs->bytes, theirs->call);
+}
+
 static void pull(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,
                  int P, int me)
 {
-    size_t half = (size_t)armcii_g.env.COLL_SMALL, ssize = allgather ? bb : bb * (size_t)P;
-    char *st = armcii_coll_staging(call, &stage_small, 2 * half); /* once: the size is fixed */
+    size_t ssize = allgather ? bb : bb * (size_t)P;
+    size_t span = sizeof(pull_hdr_t) + (size_t)armcii_g.env.COLL_SMALL; /* one half */
+    char *st = armcii_coll_staging(call, &stage_small, 2 * span); /* once: the size is fixed */
     uint64_t seq = ++small_seq;
-    memcpy(st + (seq & 1) * half, sendbuf, ssize);
+    pull_hdr_t *hdr = (pull_hdr_t *)(st + (seq & 1) * span);
+    hdr->bytes = ssize;
+    hdr->allgather = (uint32_t)allgather;
+    snprintf(hdr->call, sizeof hdr->call, "%s", call);
+    memcpy(hdr + 1, sendbuf, ssize);
     armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
     my->small_buf = st;
     __atomic_store_n(&my->small_seq, seq, __ATOMIC_RELEASE);
@@ -184,7 +212,11 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
         armcii_watch_t w = {0};
         while (__atomic_load_n(&o->small_seq, __ATOMIC_ACQUIRE) < seq)
             armcii_poll_watched(call, &w, i, ENTER);
-        memcpy(rbuf + (size_t)i * bb, o->small_buf + (seq & 1) * half + from, bb);
+        armcii_poll_watched_end(&w);
+        const pull_hdr_t *theirs = (const pull_hdr_t *)(o->small_buf + (seq & 1) * span);
+        if (theirs->bytes != hdr->bytes || theirs->allgather != hdr->allgather)
+            pull_mismatch(call, i, hdr, theirs);
+        memcpy(rbuf + (size_t)i * bb, (const char *)(theirs + 1) + from, bb);
     }
 }
 
@@ -289,6 +321,7 @@ void armcii_coll_node_barrier(const char *call)
     armcii_watch_t w = {0};
     while (__atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE) == gen)
         armcii_poll_watched(call, &w, -1, ENTER);
+    armcii_poll_watched_end(&w);
 }
 
 int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,

@@ -71,9 +71,22 @@ static void step(const char *call, MPI_Comm comm, const void *out, int to, void 
                  size_t bytes, int tag)
 {
     MPI_Request r[2];
+    MPI_Status st[2];
     MPI_Irecv(in, (int)bytes, MPI_BYTE, from, tag, comm, &r[0]);
     MPI_Isend(out, (int)bytes, MPI_BYTE, to, tag, comm, &r[1]);
-    armcii_mpi_waitall(call, 2, r);
+    armcii_mpi_waitall_status(call, 2, r, st);
+    int got = (int)bytes;
+    if (from != MPI_PROC_NULL)
+        MPI_Get_count(&st[0], MPI_BYTE, &got);
+    if (got != (int)bytes) { /* (a longer message is MPI's error: MPI_ERR_TRUNCATE) */
+        int abs = from;
+        armcii_translate(comm, armcii_g.comm, 1, &from, &abs);
+        armcii_fatal(call,
+                     "process %d sent %d bytes to this step where this process expected "
+                     "%zu: the processes called this collective with different counts, or "
+                     "called different collectives",
+                     abs, got, bytes);
+    }
 }
 
 /* x = (the lower-ranked side's partial) op (the higher-ranked side's), with @p in the

@@ -285,8 +285,20 @@ typedef struct {
     double t0;
     unsigned spins, idle;
     int barked;
+    int stuck; /* a collective's wait, ARMCI_TIMEOUT s old: told to the census */
 } armcii_watch_t;
 void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const char *to_do);
+/** The end of a wait that called armcii_poll_watched. */
+void armcii_poll_watched_end(armcii_watch_t *w);
+
+/* Collectives that cannot complete (census.c). */
+void armcii_census_init(void);
+void armcii_census_fini(void);
+/** From a collective's wait, on the clock: after ARMCI_TIMEOUT s in it, rank 0 learns of
+ *  it; when every process waits, not all in the same call, the job ends naming them. */
+void armcii_census_poll(const char *call, armcii_watch_t *w, double now);
+/** At the end of that wait. */
+void armcii_census_leave(armcii_watch_t *w);
 /* Dead peers on this node (live.c). */
 armcii_status_t armcii_live_init(void);
 void armcii_live_fini(void);
@@ -328,6 +340,10 @@ void armcii_fence_all(const char *call);
 /** Complete an MPI request while driving progress (so peers' operations on us advance). */
 void armcii_mpi_wait(const char *call, MPI_Request *req);
 void armcii_mpi_waitall(const char *call, int n, MPI_Request *reqs);
+void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *reqs, MPI_Status *statuses);
+/** MPI errors on @p comm (and the communicators made from it) end the job naming the
+ *  ARMCI call that was waiting on MPI, instead of with MPI's message alone. */
+void armcii_mpi_name_errors(MPI_Comm comm);
 armcii_status_t armcii_progress_thread_start(void);
 void armcii_progress_thread_stop(void);
 

@@ -38,7 +38,7 @@ ARMCII_ENV_SAME(COLL_CMA, SIZE, "32K", "ARMCIX_Alltoall/Allgather of the whole n
 ARMCII_ENV_SAME(COLL_NODES, STR, "auto", "ARMCIX_Alltoall/Allgather of all processes over several nodes: hier (copies within each node plus one exchange between node leaders), mpi (MPI's collective) or auto (hier for blocks up to 16 KiB when nodes hold several processes and every process has a hardware thread)")
 ARMCII_ENV_SAME(STATS, BOOL, "0", "at ARMCI_Finalize, print operation counts by kind and path, bytes, flushes and waiting time over all processes (rank 0)")
 ARMCII_ENV(STATS_FILE, STR, "", "with ARMCI_STATS=1, also write the statistics of every process to this file as JSON")
-ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error (at least 1)")
+ARMCII_ENV(TIMEOUT, INT, "60", "seconds an operation may wait for a full provider queue or a missing completion before it is an error (at least 1); a collective in which every process has waited this long, not all in the same call, is an error too")
 ARMCII_ENV_SAME(LIVENESS_MS, INT, "250", "heartbeat period between the job's processes, and how often a wait checks that the node's processes are alive: a process that dies, or is silent for ARMCI_TIMEOUT, ends every other naming its rank and host (0: no heartbeats, no checks)")
 ARMCII_ENV(WATCHDOG, INT, "0", "warn (once per wait) when a wait has lasted this many seconds: which call, which target (0: off)")
 ARMCII_ENV(MR_MAX, INT, "0", "most memory registrations a process holds with libfabric (0: the provider's mr_cnt); past it ARMCI_Malloc fails with a clear error")

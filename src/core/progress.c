@@ -172,14 +172,15 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
 void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const char *to_do)
 {
     armcii_poll_waiting(call, &w->idle);
-    if (armcii_g.env.WATCHDOG <= 0 || w->barked || ++w->spins % CLOCK_EVERY != 0)
+    if (++w->spins % CLOCK_EVERY != 0)
         return;
     double now = armcii_now();
     if (w->t0 == 0) {
         w->t0 = now;
         return;
     }
-    if (now - w->t0 < armcii_g.env.WATCHDOG)
+    armcii_census_poll(call, w, now);
+    if (armcii_g.env.WATCHDOG <= 0 || w->barked || now - w->t0 < armcii_g.env.WATCHDOG)
         return;
     w->barked = 1;
     if (rank >= 0)
@@ -189,6 +190,11 @@ void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const ch
         armcii_warn("watchdog: %s: has waited %.0f s for the node's processes to %s, and is "
                     "still waiting",
                     call, now - w->t0, to_do);
+}
+
+void armcii_poll_watched_end(armcii_watch_t *w)
+{
+    armcii_census_leave(w);
 }
 
 void armcii_req_wait(const char *call, armcii_req_t *req)
@@ -295,7 +301,38 @@ void armcii_mpi_wait(const char *call, MPI_Request *mreq)
     armcii_mpi_waitall(call, 1, mreq);
 }
 
+/* The ARMCI call waiting on MPI, for the error handler of the runtime's communicators. */
+static const char *mpi_call;
+
+static void on_mpi_error(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0, cls = MPI_ERR_OTHER;
+    MPI_Error_string(*code, text, &len);
+    MPI_Error_class(*code, &cls);
+    armcii_fatal(mpi_call ? mpi_call : "ARMCI (inside MPI)", "MPI reported: %s%s", text,
+                 cls == MPI_ERR_TRUNCATE
+                     ? " (a message was longer than its receive buffer: the processes called "
+                       "this collective with different counts, or called different "
+                       "collectives)"
+                     : "");
+}
+
+void armcii_mpi_name_errors(MPI_Comm comm)
+{
+    MPI_Errhandler eh;
+    MPI_Comm_create_errhandler(on_mpi_error, &eh);
+    MPI_Comm_set_errhandler(comm, eh);
+    MPI_Errhandler_free(&eh);
+}
+
 void armcii_mpi_waitall(const char *call, int n, MPI_Request *mreqs)
+{
+    armcii_mpi_waitall_status(call, n, mreqs, MPI_STATUSES_IGNORE);
+}
+
+void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_Status *statuses)
 {
     /* Every MPI wait of the runtime is a collective or a message: a synchronisation point
      * (for the get cache's transparent mode). */
@@ -304,20 +341,27 @@ void armcii_mpi_waitall(const char *call, int n, MPI_Request *mreqs)
     watch_t w = {0};
     /* Not bounded by ARMCI_TIMEOUT: peers may compute for long before they join in. */
     w.t0 = armcii_now();
+    const char *outer = mpi_call;
+    mpi_call = call;
     for (unsigned i = 0; !done; i++) {
-        MPI_Testall(n, mreqs, &done, MPI_STATUSES_IGNORE);
+        MPI_Testall(n, mreqs, &done, statuses);
         if (done)
             break;
         if (i % MPI_TESTS_PER_POLL == MPI_TESTS_PER_POLL - 1)
             armcii_poll_waiting(call, &w.idle);
-        if (armcii_g.env.WATCHDOG > 0 && i % CLOCK_EVERY == 0 && !w.barked &&
-            armcii_now() - w.t0 >= armcii_g.env.WATCHDOG) {
+        if (i % CLOCK_EVERY != CLOCK_EVERY - 1)
+            continue;
+        double now = armcii_now();
+        armcii_census_poll(call, &w, now);
+        if (armcii_g.env.WATCHDOG > 0 && !w.barked && now - w.t0 >= armcii_g.env.WATCHDOG) {
             w.barked = 1;
             armcii_warn("watchdog: %s: the collective step has waited %.0f s for the other "
                         "processes and is still waiting",
-                        call, armcii_now() - w.t0);
+                        call, now - w.t0);
         }
     }
+    armcii_census_leave(&w);
+    mpi_call = outer;
 }
 
 /* ---- the progress thread ---- */

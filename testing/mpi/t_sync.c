@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
 #include "tester.h"
 
 #define N 1000
@@ -200,6 +202,26 @@ int main(int argc, char **argv)
     CHECK(1, "nested mutexes");
     ARMCI_Barrier();
     ARMCI_Destroy_mutexes();
+
+    /* With T_SLOW_PEER_S set (and a shorter ARMCI_TIMEOUT), the last process computes that
+     * long before each collective: the others wait past ARMCI_TIMEOUT, in the same call, and
+     * must not be taken for a mismatch (census.c), however the waits interleave. */
+    const char *slow = getenv("T_SLOW_PEER_S");
+    if (slow) {
+        unsigned s = (unsigned)atoi(slow);
+        if (t_me == last)
+            sleep(s);
+        ARMCI_Barrier();
+        double x = t_me + 1;
+        if (t_me == last)
+            sleep(s);
+        armci_msg_dgop(&x, 1, "+");
+        CHECK(x == t_np * (t_np + 1) / 2.0, "sum after a slow peer %g, expected %g", x,
+              t_np * (t_np + 1) / 2.0);
+        if (t_me == 0)
+            sleep(s); /* now rank 0 is the one late: the others told it, it reads that later */
+        ARMCI_Barrier();
+    }
 
     ARMCI_Free(base[t_me]);
     free(got);
