@@ -149,14 +149,13 @@ static void append(const char *call, agg_t *a, char *local, size_t copy_off, cha
 
 void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t *it, int target)
 {
-    /* Same node: nothing to gain, the operation is a copy done now. */
+    /* The handle takes its target whatever the path, so that a second target is refused
+     * alike everywhere. Same node: nothing to gain, the operation is a copy done now. */
+    agg_t *a = attach(call, hdl, target);
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         armcii_nc(call, what, 0, NULL, it, target, NULL, 0);
-        if (hdl->slot < 0)
-            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 1);
         return;
     }
-    agg_t *a = attach(call, hdl, target);
     char *l, *r;
     size_t len;
     while (armcii_iter_next(it, &l, &r, &len))
@@ -166,6 +165,7 @@ void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t 
 void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *local,
                           char *remote, size_t len, int target)
 {
+    agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         if (target == armcii_g.rank)
             armcii_order_local(call);
@@ -173,11 +173,8 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *lo
             memmove(local, remote, len);
         else
             memmove(remote, local, len);
-        if (hdl->slot < 0)
-            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 1);
         return;
     }
-    agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
     /* A cached block is delivered now; an earlier put collected on this handle to the
      * same bytes dropped them from the cache when it was collected, so order holds. */
     if (what == ARMCII_NC_GET && armcii_cache_get_held(target, remote, local, len))
@@ -202,13 +199,11 @@ int armcii_agg_collect_unlocked(armci_hdl_t *hdl, int what, char *local, char *r
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
                          char *remote, int target)
 {
+    agg_t *a = attach(call, hdl, target);
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         memmove(remote, value, len);
-        if (hdl->slot < 0)
-            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 1);
         return;
     }
-    agg_t *a = attach(call, hdl, target);
     if (a->copy_used + len > a->copy_cap) {
         size_t cap = a->copy_cap ? 2 * a->copy_cap : 1024;
         while (cap < a->copy_used + len)

@@ -156,10 +156,12 @@ static void stop_thread(void)
 
 /* Tells whom this process must tell that @p rank is lost: a leader, every other leader when
  * it saw the loss itself (or heard it from one of its processes) and its own processes
- * always; any process, its leader when the lost process is itself. */
+ * always; any other process, its leader when it saw the loss itself (the lost process may
+ * be itself), so that the end of this process, which follows, is not taken for the first
+ * loss. */
 static void tell(int rank, int why, int seen_here)
 {
-    if (is_leader(armcii_g.rank) || rank == armcii_g.rank) {
+    if (is_leader(armcii_g.rank) || seen_here) {
         for (int i = 0; i < nconn; i++) {
             int r = conns[i].rank;
             if (conns[i].fd < 0 || r == rank || conns[i].bye)

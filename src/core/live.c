@@ -73,9 +73,17 @@ static int world_rank_of(int node_rank)
     return -1;
 }
 
+/* A process that ends because it learned of a loss tells its leader first (heartbeat.c),
+ * so a dead node peer may be the second loss, not the first: give that news a moment to
+ * arrive (the heartbeat thread then ends this process naming the first) before blaming. */
+#define NEWS_GRACE_MS 300
+
 static void died(const char *call, int node_rank)
 {
     int r = world_rank_of(node_rank);
+    if (armcii_hb_running())
+        for (int ms = 0; ms < NEWS_GRACE_MS; ms += 10)
+            usleep(10000);
     armcii_hb_lost(call, r); /* the other hosts hear of it too (returns if not running) */
     armcii_fatal(call,
                  "rank %d (process %d on %s, this node) has died; this process cannot go on "

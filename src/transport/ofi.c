@@ -513,12 +513,20 @@ static void report_cq_error(void)
     if (fi_cq_readerr(armcii_ofi.cq, &err, 0) <= 0)
         return;
     ofi_op_t *op = err.op_context;
-    static const char *kinds[] = {"RMA", "send", "receive", "flush read"};
+    static const char *kinds[] = {"an RMA", "a send", "a receive", "a flush read"};
     const char *prov = fi_cq_strerror(armcii_ofi.cq, err.prov_errno, err.err_data, NULL, 0);
+    int rma = op && op->kind == OFI_OP_RMA;
+    const char *call = rma && op->call ? op->call : "armci progress";
+    if (rma && op->local && err.err == FI_EFAULT)
+        armcii_fatal(call,
+                     "the local buffer at %p (used in place for a transfer to rank %d) is "
+                     "not memory this process may access (%s, from provider %s); pass a "
+                     "buffer of this process",
+                     op->local, op->target, fi_strerror(err.err), armcii_ofi_provider());
     if (op)
-        armcii_live_blame("armci progress", op->target);
-    armcii_fatal("armci progress", "a %s operation to rank %d failed: %s (provider %s: %s)",
-                 op ? kinds[op->kind] : "libfabric", op ? op->target : -1, fi_strerror(err.err),
+        armcii_live_blame(call, op->target);
+    armcii_fatal(call, "%s operation to rank %d failed: %s (provider %s: %s)",
+                 op ? kinds[op->kind] : "a libfabric", op ? op->target : -1, fi_strerror(err.err),
                  armcii_ofi_provider(), prov ? prov : "no detail");
 }
 
@@ -545,12 +553,14 @@ int armcii_ofi_progress(void)
 
 /* ---- RMA ---- */
 
-static ofi_op_t *new_rma_op(armcii_req_t *req, int target)
+static ofi_op_t *new_rma_op(const char *call, armcii_req_t *req, int target, const void *local)
 {
     ofi_op_t *op = armcii_ofi_op_get();
     op->kind = OFI_OP_RMA;
     op->req = req;
     op->target = target;
+    op->call = call;
+    op->local = local;
     if (req)
         req->pending++;
     return op;
@@ -561,7 +571,7 @@ armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, s
 {
     fi_addr_t a = armcii_ofi.addrs[target];
     if (proto != ARMCII_PROTO_BUFFERED) {
-        ofi_op_t *op = new_rma_op(req, target);
+        ofi_op_t *op = new_rma_op(call, req, target, dst);
         OFI_RETRY(call, "fi_read", target,
                   fi_read(armcii_ofi.ep, dst, len, NULL, a, raddr, key, &op->ctx));
         return ARMCII_OK;
@@ -569,7 +579,7 @@ armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, s
     for (size_t off = 0; off < len; off += armcii_ofi.bounce_size) {
         size_t chunk = len - off < armcii_ofi.bounce_size ? len - off : armcii_ofi.bounce_size;
         void *b = armcii_ofi_bounce_get(call);
-        ofi_op_t *op = new_rma_op(req, target);
+        ofi_op_t *op = new_rma_op(call, req, target, NULL);
         op->bounce = b;
         op->copy_to = (char *)dst + off;
         op->copy_len = chunk;
@@ -595,7 +605,7 @@ armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *
     if (!armcii_ofi.delivery_complete)
         armcii_ofi.unflushed[target] = 1;
     if (proto == ARMCII_PROTO_DIRECT) {
-        ofi_op_t *op = new_rma_op(req, target);
+        ofi_op_t *op = new_rma_op(call, req, target, src);
         OFI_RETRY(call, "fi_write", target,
                   fi_write(armcii_ofi.ep, src, len, NULL, a, raddr, key, &op->ctx));
         return ARMCII_OK;
@@ -604,7 +614,7 @@ armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *
         size_t chunk = len - off < armcii_ofi.bounce_size ? len - off : armcii_ofi.bounce_size;
         void *b = armcii_ofi_bounce_get(call);
         memcpy(b, (const char *)src + off, chunk);
-        ofi_op_t *op = new_rma_op(req, target);
+        ofi_op_t *op = new_rma_op(call, req, target, NULL);
         op->bounce = b;
         OFI_RETRY(call, "fi_write", target,
                   fi_write(armcii_ofi.ep, b, chunk, armcii_ofi.bounce_mr.desc, a, raddr + off, key,
@@ -623,7 +633,7 @@ static armcii_req_t *flush_start(const char *call, int target)
     armcii_ofi.unflushed[target] = 0;
     void *b = armcii_ofi_bounce_get(call);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
-    ofi_op_t *op = new_rma_op(req, target);
+    ofi_op_t *op = new_rma_op(call, req, target, NULL);
     op->kind = OFI_OP_FLUSH;
     op->bounce = b;
     OFI_RETRY(call, "fi_read (flush)", target,

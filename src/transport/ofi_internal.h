@@ -21,6 +21,8 @@ typedef struct ofi_op {
     ofi_op_kind_t kind;
     armcii_req_t *req; /* request this operation belongs to, or NULL */
     int target;
+    const char *call;  /* RMA: the ARMCI call that issued it, for an error's message */
+    const void *local; /* RMA: the caller's buffer when it is used in place, else NULL */
     void *bounce;      /* bounce buffer released at completion */
     void *copy_to;     /* get through a bounce buffer: where the data goes */
     size_t copy_len;
