@@ -3,6 +3,7 @@
  * the exit status and the message. Reaching the end of a case is a failure. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tester.h"
 
@@ -39,6 +40,48 @@ int main(int argc, char **argv)
             ARMCI_Malloc(base, 4096);
     if (strcmp(c, "malloc_unbacked") == 0) /* fits the heap of ARMCI_SHM_HEAP_SIZE=16384G */
         ARMCI_Malloc(base, (armci_size_t)15 << 40); /* but not any node's memory */
+    if (strncmp(c, "group_", 6) == 0) { /* collective: every process makes and frees */
+        int all[64];
+        for (int i = 0; i < t_np && i < 64; i++)
+            all[i] = i;
+        ARMCI_Group g, copy;
+        ARMCI_Group_create(t_np, all, &g);
+        copy = g;
+        ARMCI_Group_free(&g);
+        ARMCI_Group_free(&g); /* again: nothing to do, as in ARMCI-MPI */
+        if (strcmp(c, "group_freed") == 0)
+            armci_msg_group_barrier(&g);
+        else if (strcmp(c, "group_freed_copy") == 0)
+            ARMCI_Malloc_group(base, 64, &copy);
+        else if (strcmp(c, "group_garbage") == 0) {
+            int r;
+            memset(&g, 0x5a, sizeof g);
+            ARMCI_Group_rank(&g, &r);
+        }
+    }
+    if (strcmp(c, "coll_mismatch") == 0) { /* run with a short ARMCI_TIMEOUT */
+        if (t_me == 0)
+            ARMCI_Free(base[t_me]);
+        else
+            ARMCI_Barrier();
+    }
+    if (strcmp(c, "group_lists") == 0) { /* process 0 lists itself alone, the others all */
+        int all[2] = {0, 1};
+        ARMCI_Group g;
+        ARMCI_Group_create(t_me == 0 ? 1 : 2, all, &g);
+    }
+    if (strcmp(c, "bad_local") == 0 && t_me == 0) { /* a buffer that is not memory at all */
+        char *bad = mmap(NULL, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ARMCI_Put(bad, base[peer], 64, peer);
+    }
+    if (strcmp(c, "finalize_after_mpi") == 0) {
+        MPI_Finalize();
+        ARMCI_Finalize();
+    }
+    if (strcmp(c, "gop_counts") == 0) { /* collective: process 0 with 1 element, others 2 */
+        double x[2] = {1, 2};
+        armci_msg_dgop(x, t_me == 0 ? 1 : 2, "+");
+    }
     if (t_me == 0) {
         armci_hdl_t h;
         if (strcmp(c, "null_buffer") == 0)
