@@ -10,12 +10,17 @@
  * A fourth, --raw-ofi, runs plain fi_read/fi_write on the provider libfabric picks
  * (FI_PROVIDER), the target polling its completion queue: the floor of the fabric path.
  *
- *   armci_bench [--csv FILE] [--raw-shm | --raw-ofi]
+ * A fifth, --overlap, runs only the overlap test and says where its time goes: the parts
+ * of one batch, and each process's threads on a CPU and waiting for one.
+ *
+ *   armci_bench [--csv FILE] [--raw-shm | --raw-ofi | --overlap]
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <armci.h>
 #ifndef BENCH_ARMCI_MPI
@@ -295,6 +300,212 @@ static double overlap(void *remote, char *local)
     return median(ov, BATCHES) * 100.0;
 }
 
+/*
+ * Where the time of the overlap test goes, per process and thread (--overlap): the kernel's
+ * per-thread scheduler statistics (/proc/self/task/TID/schedstat: nanoseconds on a CPU,
+ * nanoseconds runnable but waiting for one) over the overlapped batches, beside the parts
+ * of one batch as the caller sees them (issue, computation, the wait that remains).
+ */
+#define MAX_TASKS 64
+
+/* What carries process 0's operations to process 1. */
+static void set_path_name(void)
+{
+#ifndef BENCH_ARMCI_MPI
+    snprintf(path_name, sizeof(path_name), "%s",
+             ARMCIX_Path_of(1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
+#else
+    /* which of Open MPI's one-sided components carried it (pt2pt: over TCP) */
+    const char *osc = getenv("OMPI_MCA_osc");
+    snprintf(path_name, sizeof(path_name), "mpi-%s", osc && *osc ? osc : "default");
+#endif
+}
+
+typedef struct {
+    int tid;
+    char name[32];
+    double run, queued; /* seconds */
+} task_t;
+
+static int read_tasks(task_t *t)
+{
+    int n = 0;
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)getpid());
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && n < MAX_TASKS) {
+        if (e->d_name[0] == '.')
+            continue;
+        task_t *x = &t[n];
+        x->tid = atoi(e->d_name);
+        unsigned long long run = 0, queued = 0;
+        snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", (int)getpid(), x->tid);
+        FILE *f = fopen(path, "r");
+        if (!f || fscanf(f, "%llu %llu", &run, &queued) != 2) {
+            if (f)
+                fclose(f);
+            continue;
+        }
+        fclose(f);
+        snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)getpid(), x->tid);
+        f = fopen(path, "r");
+        x->name[0] = '\0';
+        if (f) {
+            if (fgets(x->name, sizeof x->name, f))
+                x->name[strcspn(x->name, "\n")] = '\0';
+            fclose(f);
+        }
+        x->run = 1e-9 * (double)run;
+        x->queued = 1e-9 * (double)queued;
+        n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Per batch, in us: [0] main thread on a CPU, [1] main runnable but waiting, [2] the other
+ * threads on a CPU, [3] the other threads waiting, [4] the busiest other thread on a CPU. */
+static void task_deltas(const task_t *a, int na, const task_t *b, int nb, int batches,
+                        double out[5], char *busiest, size_t len)
+{
+    memset(out, 0, 5 * sizeof(double));
+    snprintf(busiest, len, "-");
+    for (int j = 0; j < nb; j++) {
+        double run = b[j].run, queued = b[j].queued;
+        for (int i = 0; i < na; i++)
+            if (a[i].tid == b[j].tid) {
+                run -= a[i].run;
+                queued -= a[i].queued;
+            }
+        run *= 1e6 / batches;
+        queued *= 1e6 / batches;
+        int main_thread = b[j].tid == (int)getpid();
+        out[main_thread ? 0 : 2] += run;
+        out[main_thread ? 1 : 3] += queued;
+        if (!main_thread && run > out[4]) {
+            out[4] = run;
+            snprintf(busiest, len, "%s", b[j].name);
+        }
+    }
+}
+
+/* Many batches: the scheduler's counts of a running thread lag by up to a tick (4 ms).
+ * BENCH_OVL_BATCHES raises them (to look at a run with perf, say). */
+#define OVL_MAX 100000
+static int OVL_BATCHES = 400;
+
+static double parts[3][OVL_MAX], ov[OVL_MAX];
+
+static void tell_others(int np)
+{
+    int token = 0;
+    for (int p = 1; p < np; p++)
+        MPI_Send(&token, 1, MPI_INT, p, 99, MPI_COMM_WORLD);
+}
+
+static void wait_word(int naps)
+{
+    int token, done = 0;
+    MPI_Request r;
+    MPI_Irecv(&token, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, &r);
+    while (!done) {
+        MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+#ifndef BENCH_ARMCI_MPI
+        ARMCIX_Progress();
+#endif
+        if (naps && !done)
+            usleep(200);
+    }
+}
+
+static void run_overlap_breakdown(void)
+{
+    int me, np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    const size_t n = 256 * 1024;
+    const char *nb = getenv("BENCH_OVL_BATCHES");
+    if (nb && atoi(nb) > 0)
+        OVL_BATCHES = atoi(nb) < OVL_MAX ? atoi(nb) : OVL_MAX;
+    void **base = malloc((size_t)np * sizeof(void *));
+    ARMCI_Malloc(base, (armci_size_t)n);
+    char *local = ARMCI_Malloc_local((armci_size_t)n);
+    set_path_name();
+    armci_hdl_t h;
+    double tc = 0;
+    ARMCI_Barrier();
+    if (me == 0) {
+        static double comm[400];
+        for (int b = 0; b < 400; b++) {
+            double t0 = now();
+            ARMCI_NbGet(base[1], local, (int)n, 1, &h);
+            ARMCI_Wait(&h);
+            comm[b] = now() - t0;
+        }
+        tc = median(comm, 400);
+    }
+    /* The others wait for process 0's word inside ARMCI (serving its gets, as in
+     * ARMCI_Barrier's wait), or with BENCH_TARGET_NAPS=1 napping between looks, leaving
+     * the processor to whoever needs it (their own progress thread, if any, serves the
+     * gets), as a target on a host of its own leaves it to nobody. */
+    int naps = getenv("BENCH_TARGET_NAPS") && atoi(getenv("BENCH_TARGET_NAPS"));
+    static task_t before[MAX_TASKS], after[MAX_TASKS];
+    int nbefore = 0, nafter = 0;
+    if (me == 0) {
+        tell_others(np);
+        nbefore = read_tasks(before);
+        for (int b = 0; b < OVL_BATCHES; b++) {
+            double t0 = now();
+            ARMCI_NbGet(base[1], local, (int)n, 1, &h);
+            double t1 = now();
+            compute(tc);
+            double t2 = now();
+            ARMCI_Wait(&h);
+            double t3 = now();
+            parts[0][b] = 1e6 * (t1 - t0);
+            parts[1][b] = 1e6 * (t2 - t1);
+            parts[2][b] = 1e6 * (t3 - t2);
+            double hidden = (tc + tc - (t3 - t0)) / tc;
+            ov[b] = hidden < 0 ? 0 : hidden > 1 ? 1 : hidden;
+        }
+        nafter = read_tasks(after);
+        tell_others(np);
+    } else {
+        wait_word(naps);
+        nbefore = read_tasks(before);
+        wait_word(naps);
+        nafter = read_tasks(after);
+    }
+    ARMCI_Barrier();
+    double mine[5], all[2][5];
+    char busiest[32], names[2][32];
+    task_deltas(before, nbefore, after, nafter, OVL_BATCHES, mine, busiest, sizeof busiest);
+    MPI_Gather(mine, 5, MPI_DOUBLE, all, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(busiest, 32, MPI_CHAR, names, 32, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (me == 0) {
+        printf("# %s, path %s: overlap of a 256 KiB NbGet with %.1f us of computation, "
+               "medians of %d batches\n",
+               IMPL, path_name, 1e6 * tc, OVL_BATCHES);
+        emit("overlap", n, median(ov, OVL_BATCHES) * 100.0, "%");
+        emit("ovl_alone", n, 1e6 * tc, "us");
+        emit("ovl_issue", n, median(parts[0], OVL_BATCHES), "us");
+        emit("ovl_comp", n, median(parts[1], OVL_BATCHES), "us");
+        emit("ovl_wait", n, median(parts[2], OVL_BATCHES), "us");
+        printf("# per overlapped batch, from the scheduler (us on a CPU / us runnable but "
+               "waiting for one)\n");
+        printf("%-8s %18s %24s %s\n", "process", "main thread", "other threads",
+               "busiest other thread");
+        for (int r = 0; r < 2 && r < np; r++)
+            printf("%-8d %8.1f / %7.1f %11.1f / %10.1f  %s (%.1f us)\n", r, all[r][0], all[r][1],
+                   all[r][2], all[r][3], names[r], all[r][4]);
+    }
+    ARMCI_Free_local(local);
+    ARMCI_Free(base[me]);
+    free(base);
+}
+
 static void run_armci(void)
 {
     int me;
@@ -307,14 +518,7 @@ static void run_armci(void)
     char *local = ARMCI_Malloc_local((armci_size_t)max);
     memset(local, 1, max);
     memset(base[me], 0, max);
-#ifndef BENCH_ARMCI_MPI
-    snprintf(path_name, sizeof(path_name), "%s",
-             ARMCIX_Path_of(1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
-#else
-    /* which of Open MPI's one-sided components carried it (pt2pt: over TCP) */
-    const char *osc = getenv("OMPI_MCA_osc");
-    snprintf(path_name, sizeof(path_name), "mpi-%s", osc && *osc ? osc : "default");
-#endif
+    set_path_name();
     ARMCI_Barrier();
     if (me == 0) {
         printf("# %s, path %s, %d processes (process 0 -> 1), medians of %d batches\n", IMPL,
@@ -563,7 +767,7 @@ static void run_raw_ofi(void)
 
 int main(int argc, char **argv)
 {
-    int raw_shm = 0, raw_ofi = 0;
+    int raw_shm = 0, raw_ofi = 0, overlap_only = 0;
     MPI_Init(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
@@ -572,6 +776,8 @@ int main(int argc, char **argv)
             raw_shm = 1;
         else if (strcmp(argv[i], "--raw-ofi") == 0)
             raw_ofi = 1;
+        else if (strcmp(argv[i], "--overlap") == 0)
+            overlap_only = 1;
     }
     int np;
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -587,7 +793,10 @@ int main(int argc, char **argv)
 #endif
     } else {
         ARMCI_Init();
-        run_armci();
+        if (overlap_only)
+            run_overlap_breakdown();
+        else
+            run_armci();
         ARMCI_Finalize();
     }
     if (csv)
