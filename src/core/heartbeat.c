@@ -415,6 +415,7 @@ armcii_status_t armcii_hb_init(void)
     }
     if (pipe2(wake, O_CLOEXEC) != 0 || pthread_create(&thread, NULL, hb_loop, NULL) != 0)
         armcii_fatal(call, "heartbeat: cannot start its thread: %s", strerror(errno));
+    pthread_setname_np(thread, "armci-heartbeat");
     running = 1;
     static int key = MPI_KEYVAL_INVALID;
     if (key == MPI_KEYVAL_INVALID &&

@@ -17,7 +17,7 @@ static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collecti
                                                   "collectives naive", "collectives hier",
                                                   "collectives mpi",   "collectives p2p"};
 
-#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + ARMCII_ST_NCOLL + 11)
+#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + ARMCII_ST_NCOLL + 12)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -50,6 +50,8 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)armcii_stats.progress_wakeups;
     strcpy(names[k], "progress thread woken");
     v[k++] = (double)armcii_stats.progress_woken;
+    strcpy(names[k], "... taking the caller's CPU");
+    v[k++] = (double)armcii_stats.progress_wake_preempted;
     strcpy(names[k], "queue-full retries");
     v[k++] = (double)armcii_stats.eagain_retries;
     strcpy(names[k], "idle ARMCIX_Progress yields");

@@ -38,6 +38,7 @@ typedef struct {
     long agg_ops, agg_flushes;
     long progress_wakeups; /* progress-thread polls that found work */
     long progress_woken;   /* naps cut short by a large nonblocking transfer (atomic) */
+    long progress_wake_preempted; /* ... whose thread took the caller's processor (atomic) */
     long eagain_retries;   /* provider queue full, retried */
     long idle_yields;      /* ARMCIX_Progress calls that found nothing and yielded */
     long acks_sent;        /* acknowledgement messages of their own (not riding on others) */
