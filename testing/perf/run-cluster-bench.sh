@@ -1,8 +1,9 @@
 #!/bin/sh
 # The benchmark across two hosts of this machine (testing/cluster/) joined by a link shaped
 # to a cluster's speed (CLUSTER_RATE, default 10gbit; "off" for the bare veth pair), one
-# process on each: ours, the raw libfabric floor and ARMCI-MPI on the same link, the
-# shared-memory copy floor of one host for scale, then NAS MG and CG class A in every
+# process on each: ours, the raw libfabric floor and ARMCI-MPI on the same link, where the
+# overlap test's time goes (armci_bench --overlap), the shared-memory copy floor of one
+# host for scale, then NAS MG and CG class A in every
 # variant (the variants alternating, NAS_REPS runs each, medians). Needs root.
 #   run-cluster-bench.sh [BUILD_DIR]     (or `make cluster-bench`)
 # BENCH_CSV=file collects the benchmark rows, NAS_CSV=file the NAS rows.
@@ -27,6 +28,10 @@ if [ -x "$b/armci_bench_mpi" ]; then
     echo "== ARMCI-MPI, same link (Open MPI's osc/pt2pt over btl tcp)"
     ARMCI_TEST_HOSTS=2 OMPI_MCA_osc=pt2pt "$run" 2 "$b/armci_bench_mpi" $csv
 fi
+echo "== where the overlap test's time goes (armci-ofi; then with the target napping, as a"
+echo "   target with a host of its own would leave its processor free)"
+ARMCI_TEST_HOSTS=2 "$run" 2 "$b/armci_bench" --overlap $csv
+ARMCI_TEST_HOSTS=2 BENCH_TARGET_NAPS=1 "$run" 2 "$b/armci_bench" --overlap
 echo "== raw shared-memory copy of one host (memcpy floor, for scale)"
 "$run" 2 "$b/armci_bench" --raw-shm $csv
 echo "== NAS class A, 2 hosts x 1, link $rate"
