@@ -26,9 +26,34 @@ static int cmp_int(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
+/* With T_SLOW_PEER_S set (and a short ARMCI_TIMEOUT), only this: the last process computes
+ * that long before each collective, so the others wait past ARMCI_TIMEOUT in the same call,
+ * which must not be taken for a mismatch (census.c), however the waits interleave. Nothing
+ * else runs then, so that no other wait meets the short ARMCI_TIMEOUT on a loaded machine. */
+static void slow_peer(unsigned s)
+{
+    int last = t_np - 1;
+    if (t_me == last)
+        sleep(s);
+    ARMCI_Barrier();
+    double x = t_me + 1;
+    if (t_me == last)
+        sleep(s);
+    armci_msg_dgop(&x, 1, "+");
+    CHECK(x == t_np * (t_np + 1) / 2.0, "sum after a slow peer %g, expected %g", x,
+          t_np * (t_np + 1) / 2.0);
+    if (t_me == 0)
+        sleep(s); /* now rank 0 is the one late: the others told it, it reads that later */
+    ARMCI_Barrier();
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
+    if (getenv("T_SLOW_PEER_S")) {
+        slow_peer((unsigned)atoi(getenv("T_SLOW_PEER_S")));
+        return t_finish("t_sync");
+    }
     void **base = malloc((size_t)t_np * sizeof(void *));
     ARMCI_Malloc(base, 64);
     memset(base[t_me], 0, 64);
@@ -202,26 +227,6 @@ int main(int argc, char **argv)
     CHECK(1, "nested mutexes");
     ARMCI_Barrier();
     ARMCI_Destroy_mutexes();
-
-    /* With T_SLOW_PEER_S set (and a shorter ARMCI_TIMEOUT), the last process computes that
-     * long before each collective: the others wait past ARMCI_TIMEOUT, in the same call, and
-     * must not be taken for a mismatch (census.c), however the waits interleave. */
-    const char *slow = getenv("T_SLOW_PEER_S");
-    if (slow) {
-        unsigned s = (unsigned)atoi(slow);
-        if (t_me == last)
-            sleep(s);
-        ARMCI_Barrier();
-        double x = t_me + 1;
-        if (t_me == last)
-            sleep(s);
-        armci_msg_dgop(&x, 1, "+");
-        CHECK(x == t_np * (t_np + 1) / 2.0, "sum after a slow peer %g, expected %g", x,
-              t_np * (t_np + 1) / 2.0);
-        if (t_me == 0)
-            sleep(s); /* now rank 0 is the one late: the others told it, it reads that later */
-        ARMCI_Barrier();
-    }
 
     ARMCI_Free(base[t_me]);
     free(got);
