@@ -37,6 +37,37 @@ refuse() { # refuse NAME PATTERN NPROCS KERNEL ARGS...
     rm -f "$log"
 }
 
+# exact NAME NPROCS LINE KERNEL ARGS...: the run prints LINE, to the last digit.
+exact() {
+    name=$1
+    np=$2
+    line=$3
+    shift 3
+    log=$(mktemp)
+    ok=1
+    if "$run" "$np" "$@" --class S --verbose >"$log" 2>&1 && grep -Fqx -- "$line" "$log"; then
+        ok=0
+    fi
+    report $ok "$name" "$log"
+    rm -f "$log"
+}
+
+# Each grid value of MG and each row sum of CG is computed in NPB's order, so how the
+# kernels are built (vectorised, in the AVX2 or the SSE2 version, CG's 16-bit columns) must
+# not move a bit of the result. The lines are what the plain scalar build printed for the
+# last iteration of class S (rnm2 in hex); between process counts only the reductions'
+# order differs.
+exact "mg class S np=1: the scalar build's rnm2, bit for bit" 1 \
+    "  iter    4  rnm2  5.3077070057349E-05 (0x1.bd3e23d9218d7p-15)  rnmu  1.1217668764696E-03" \
+    "$bin/mg" --variant armci
+exact "mg class S np=2: the scalar build's rnm2, bit for bit" 2 \
+    "  iter    4  rnm2  5.3077070057349E-05 (0x1.bd3e23d9218dp-15)  rnmu  1.1217668764696E-03" \
+    "$bin/mg" --variant mpi
+exact "cg class S np=1: the scalar build's last ||r|| and zeta" 1 \
+    "       15       1.81459990880741E-15     8.5971775078648" "$bin/cg" --variant armci-nb
+exact "cg class S np=2: the scalar build's last ||r|| and zeta" 2 \
+    "       15       1.81843735859762E-15     8.5971775078648" "$bin/cg" --variant mpi
+
 for k in mg cg; do
     for v in mpi armci armci-nb; do
         for np in 1 2 4; do
