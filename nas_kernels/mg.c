@@ -90,8 +90,8 @@ struct mg {
 
 /* r = v - A u on planes [i3a, i3b] (NPB's resid; a[1] is zero and skipped as NPB does).
  * v may be r itself (r = r - A u); then only rc touches that row. */
-static void resid_planes(const struct mg *m, const struct level *L, const double *u,
-                         const double *v, double *r, int i3a, int i3b)
+NAS_WIDE static void resid_planes(const struct mg *m, const struct level *L, const double *u,
+                                  const double *v, double *r, int i3a, int i3b)
 {
     int n1 = L->n1;
     double u1[n1], u2[n1];
@@ -126,8 +126,8 @@ static void resid_planes(const struct mg *m, const struct level *L, const double
 }
 
 /* u = u + S r on planes [i3a, i3b] (NPB's psinv; c[3] is zero and skipped as NPB does). */
-static void psinv_planes(const struct mg *m, const struct level *L, const double *r, double *u,
-                         int i3a, int i3b)
+NAS_WIDE static void psinv_planes(const struct mg *m, const struct level *L, const double *r,
+                                  double *u, int i3a, int i3b)
 {
     int n1 = L->n1;
     double r1[n1], r2[n1];
@@ -154,8 +154,8 @@ static void psinv_planes(const struct mg *m, const struct level *L, const double
 
 /* s = P r (NPB's rprj3) on coarse planes [j3a, j3b]; F is the fine level, C the coarse one,
  * r and s are windows whose plane 0 is the ghost below the first plane computed here. */
-static void rprj3_planes(const struct level *F, const double *r, const struct level *C, double *s,
-                         int j3a, int j3b)
+NAS_WIDE static void rprj3_planes(const struct level *F, const double *r, const struct level *C,
+                                  double *s, int j3a, int j3b)
 {
     int d1 = F->n1 == 3 ? 2 : 1, d2 = F->n2 == 3 ? 2 : 1, d3 = 1;
     double x1[F->n1], y1[F->n1];
@@ -186,8 +186,8 @@ static void rprj3_planes(const struct level *F, const double *r, const struct le
 }
 
 /* u = u + Q z (NPB's interp): mm3 coarse planes of window z into 2*(mm3-1) fine planes. */
-static void interp(const struct level *C, const double *z, int mm3, const struct level *F,
-                   double *u)
+NAS_WIDE static void interp(const struct level *C, const double *z, int mm3, const struct level *F,
+                            double *u)
 {
     int mm1 = C->n1, mm2 = C->n2;
     double z1[mm1], z2[mm1], z3[mm1];
