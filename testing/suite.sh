@@ -116,6 +116,16 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
         ;;
     esac
+    # a provider whose messages are short: gets and puts go in pieces, direct ones (4 KiB)
+    # and buffered ones (1000 bytes, shorter than a bounce buffer and not a divisor of it)
+    case $t in
+    t_contig | t_strided)
+        one "$t np=3 fabric tcp, messages of 4 KiB at most" 3 ARMCI_SHM=0 FI_PROVIDER=tcp \
+            ARMCI_MSG_MAX=4K
+        one "$t np=3 fabric tcp buffered, messages of 1000 bytes at most" 3 ARMCI_SHM=0 \
+            FI_PROVIDER=tcp ARMCI_MSG_MAX=1000 ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
+        ;;
+    esac
     case $t in
     t_acc | t_contig | t_strided | t_vector | t_sync | t_threads | t_order)
         one "$t np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0

@@ -28,6 +28,7 @@ ARMCII_ENV(BOUNCE_COUNT, INT, "64", "number of registered bounce buffers per pro
 ARMCII_ENV_SAME(TCP_EAGER, AUTO, "auto", "raise tcp;ofi_rxm's eager limit (FI_OFI_RXM_EAGER_LIMIT) to ARMCI_BOUNCE_SIZE, so that a message of the runtime leaves in one send instead of in segments that need this process's later progress; auto = when FI_PROVIDER names tcp and FI_OFI_RXM_EAGER_LIMIT is not set")
 ARMCII_ENV(BUFFERED_MAX, SIZE, "0", "puts and gets up to this size go through bounce buffers (0: only when the provider needs it)")
 ARMCII_ENV(INJECT_MAX, SIZE, "-1", "largest put sent with inject (-1: the provider's inject_size, 0: never)")
+ARMCII_ENV(MSG_MAX, SIZE, "0", "most bytes one libfabric read or write moves: a longer get or put goes as several (0: the provider's max_msg_size)")
 ARMCII_ENV(ACK_DEFER, BOOL, "1", "a flagged put's target does not acknowledge it at once: the acknowledgement rides on the next message the target sends back, or goes when the origin waits for it (a fence, a wait, a full request pool); 0 acknowledges every flagged put at once")
 ARMCII_ENV(AGG_MAX, INT, "4096", "an aggregate handle sends what it collected once it holds this many operations")
 ARMCII_ENV(NC_DIRECT_MIN, SIZE, "16K", "blocks of strided/vector transfers at least this long move by zero-copy RMA; shorter ones are packed into messages")

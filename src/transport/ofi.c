@@ -412,6 +412,11 @@ armcii_status_t armcii_ofi_init(void)
     l->inject_max = inject;
     l->buffered_max = (size_t)armcii_g.env.BUFFERED_MAX;
     l->bounce_size = armcii_ofi.bounce_size;
+
+    /* A get or put longer than the provider's largest message goes as several. */
+    armcii_ofi.msg_max = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
+    if (armcii_g.env.MSG_MAX > 0 && (size_t)armcii_g.env.MSG_MAX < armcii_ofi.msg_max)
+        armcii_ofi.msg_max = (size_t)armcii_g.env.MSG_MAX;
     l->mr_local = (armcii_ofi.mr_mode & FI_MR_LOCAL) != 0;
     return ARMCII_OK;
 }
@@ -566,27 +571,40 @@ static ofi_op_t *new_rma_op(const char *call, armcii_req_t *req, int target, con
     return op;
 }
 
+/* The largest piece of one get or put: the provider's largest message, and for the
+ * buffered protocol a bounce buffer. Both protocols split a transfer the same way. */
+static size_t piece_max(armcii_proto_t proto)
+{
+    size_t max = armcii_ofi.msg_max;
+    if (proto == ARMCII_PROTO_BUFFERED && armcii_ofi.bounce_size < max)
+        max = armcii_ofi.bounce_size;
+    return max;
+}
+
 armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len,
                                int target, uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
     fi_addr_t a = armcii_ofi.addrs[target];
-    if (proto != ARMCII_PROTO_BUFFERED) {
-        ofi_op_t *op = new_rma_op(call, req, target, dst);
+    size_t max = piece_max(proto), off = 0;
+    do {
+        size_t n = len - off < max ? len - off : max;
+        char *to = (char *)dst + off;
+        ofi_op_t *op;
+        void *buf = to, *desc = NULL;
+        if (proto == ARMCII_PROTO_BUFFERED) {
+            buf = armcii_ofi_bounce_get(call);
+            desc = armcii_ofi.bounce_mr.desc;
+            op = new_rma_op(call, req, target, NULL);
+            op->bounce = buf;
+            op->copy_to = to;
+            op->copy_len = n;
+        } else {
+            op = new_rma_op(call, req, target, to);
+        }
         OFI_RETRY(call, "fi_read", target,
-                  fi_read(armcii_ofi.ep, dst, len, NULL, a, raddr, key, &op->ctx));
-        return ARMCII_OK;
-    }
-    for (size_t off = 0; off < len; off += armcii_ofi.bounce_size) {
-        size_t chunk = len - off < armcii_ofi.bounce_size ? len - off : armcii_ofi.bounce_size;
-        void *b = armcii_ofi_bounce_get(call);
-        ofi_op_t *op = new_rma_op(call, req, target, NULL);
-        op->bounce = b;
-        op->copy_to = (char *)dst + off;
-        op->copy_len = chunk;
-        OFI_RETRY(call, "fi_read", target,
-                  fi_read(armcii_ofi.ep, b, chunk, armcii_ofi.bounce_mr.desc, a, raddr + off, key,
-                          &op->ctx));
-    }
+                  fi_read(armcii_ofi.ep, buf, n, desc, a, raddr + off, key, &op->ctx));
+        off += n;
+    } while (off < len);
     return ARMCII_OK;
 }
 
@@ -604,22 +622,27 @@ armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *
     }
     if (!armcii_ofi.delivery_complete)
         armcii_ofi.unflushed[target] = 1;
-    if (proto == ARMCII_PROTO_DIRECT) {
-        ofi_op_t *op = new_rma_op(call, req, target, src);
+    size_t max = piece_max(proto), off = 0;
+    do {
+        size_t n = len - off < max ? len - off : max;
+        const char *from = (const char *)src + off;
+        ofi_op_t *op;
+        const void *buf = from;
+        void *desc = NULL;
+        if (proto == ARMCII_PROTO_BUFFERED) {
+            void *b = armcii_ofi_bounce_get(call);
+            memcpy(b, from, n);
+            buf = b;
+            desc = armcii_ofi.bounce_mr.desc;
+            op = new_rma_op(call, req, target, NULL);
+            op->bounce = b;
+        } else {
+            op = new_rma_op(call, req, target, from);
+        }
         OFI_RETRY(call, "fi_write", target,
-                  fi_write(armcii_ofi.ep, src, len, NULL, a, raddr, key, &op->ctx));
-        return ARMCII_OK;
-    }
-    for (size_t off = 0; off < len; off += armcii_ofi.bounce_size) {
-        size_t chunk = len - off < armcii_ofi.bounce_size ? len - off : armcii_ofi.bounce_size;
-        void *b = armcii_ofi_bounce_get(call);
-        memcpy(b, (const char *)src + off, chunk);
-        ofi_op_t *op = new_rma_op(call, req, target, NULL);
-        op->bounce = b;
-        OFI_RETRY(call, "fi_write", target,
-                  fi_write(armcii_ofi.ep, b, chunk, armcii_ofi.bounce_mr.desc, a, raddr + off, key,
-                           &op->ctx));
-    }
+                  fi_write(armcii_ofi.ep, buf, n, desc, a, raddr + off, key, &op->ctx));
+        off += n;
+    } while (off < len);
     return ARMCII_OK;
 }
 

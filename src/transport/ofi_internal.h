@@ -43,6 +43,7 @@ typedef struct {
     int manual;            /* data progress is manual */
     int atomic_cap;
     int hw_count_ok[6];    /* per ARMCI_ACC_* type: libfabric atomics accept it */
+    size_t msg_max;        /* the most one fi_read or fi_write moves (ARMCI_MSG_MAX) */
 
     /* bounce buffers: one registered slab */
     char *bounce_slab;
