@@ -7,8 +7,8 @@
  * safe (armcii_agg_collect_unlocked): the lock was half of the ~45 ns a collected call
  * cost. Anything unusual, errors included, goes on to the locked path.
  */
-static int collect_unlocked(const char *call, int what, void *local, void *remote, int bytes,
-                            int proc, armci_hdl_t *hdl)
+static int collect_unlocked(const char *call, armcii_op_t what, void *local, void *remote,
+                            int bytes, int proc, armci_hdl_t *hdl)
 {
     if (!hdl || !armcii_g.one_caller || bytes <= 0 || !local)
         return 0;
@@ -25,12 +25,12 @@ static int collect_unlocked(const char *call, int what, void *local, void *remot
 static int get_common(const char *call, void *src, void *dst, int bytes, int proc,
                       armci_hdl_t *hdl, int blocking)
 {
-    if (!blocking && collect_unlocked(call, ARMCII_NC_GET, dst, src, bytes, proc, hdl))
+    if (!blocking && collect_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl))
         return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, dst, src, bytes, proc);
     if (armcii_check_aggregate(call, hdl, 0)) {
-        armcii_agg_add_block(call, hdl, ARMCII_NC_GET, dst, src, (size_t)bytes, proc);
+        armcii_agg_add_block(call, hdl, ARMCII_OP_GET, dst, src, (size_t)bytes, proc);
         armcii_unlock();
         return 0;
     }
@@ -42,12 +42,12 @@ static int get_common(const char *call, void *src, void *dst, int bytes, int pro
 static int put_common(const char *call, void *src, void *dst, int bytes, int proc,
                       armci_hdl_t *hdl, int blocking)
 {
-    if (!blocking && collect_unlocked(call, ARMCII_NC_PUT, src, dst, bytes, proc, hdl))
+    if (!blocking && collect_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl))
         return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);
     if (armcii_check_aggregate(call, hdl, 0)) {
-        armcii_agg_add_block(call, hdl, ARMCII_NC_PUT, src, dst, (size_t)bytes, proc);
+        armcii_agg_add_block(call, hdl, ARMCII_OP_PUT, src, dst, (size_t)bytes, proc);
         armcii_unlock();
         return 0;
     }

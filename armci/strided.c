@@ -6,33 +6,32 @@
 #include "../src/core/iter.h"
 
 /* Check and start a strided descriptor; the local side is the source unless getting. */
-static void begin(const char *call, int what, armcii_iter_t *it, void *src, int *src_stride,
+static void begin(const char *call, armcii_op_t what, armcii_iter_t *it, void *src, int *src_stride,
                   void *dst, int *dst_stride, int *count, int levels, int proc)
 {
     char err[256];
     armcii_check_rank(call, proc);
     if (armcii_strided_check(src_stride, dst_stride, count, levels, err, sizeof(err)) != 0)
         armcii_fatal(call, "%s", err);
-    armcii_iter_strided(it, src, src_stride, dst, dst_stride, count, levels,
-                        what != ARMCII_NC_GET);
+    armcii_iter_strided(it, src, src_stride, dst, dst_stride, count, levels, what != ARMCII_OP_GET);
     if (it->nblocks == 0)
         return;
-    armcii_check_local(call, what == ARMCII_NC_GET ? "dst_ptr" : "src_ptr", it->lbase, 1);
+    armcii_check_local(call, what == ARMCII_OP_GET ? "dst_ptr" : "src_ptr", it->lbase, 1);
     char *lo, *hi;
     armcii_iter_remote_extent(it, &lo, &hi);
     armcii_check_remote(call, lo, (size_t)(hi - lo), proc);
 }
 
-static int strided(const char *call, int what, int type, void *scale, void *src,
+static int strided(const char *call, armcii_op_t what, int type, void *scale, void *src,
                    int *src_stride, void *dst, int *dst_stride, int *count, int levels, int proc,
                    armci_hdl_t *hdl, int blocking)
 {
     armcii_enter(call);
-    if (what == ARMCII_NC_ACC && count) {
+    if (what == ARMCII_OP_ACC && count) {
         armcii_check_acc(call, type, scale, count[0]);
     }
     armcii_iter_t it;
-    int agg = !blocking && armcii_check_aggregate(call, hdl, what == ARMCII_NC_ACC);
+    int agg = !blocking && armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC);
     begin(call, what, &it, src, src_stride, dst, dst_stride, count, levels, proc);
     if (agg) {
         armcii_agg_add(call, hdl, what, &it, proc);
@@ -47,35 +46,35 @@ static int strided(const char *call, int what, int type, void *scale, void *src,
 int ARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
                int count[], int stride_levels, int proc)
 {
-    return strided("ARMCI_PutS", ARMCII_NC_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+    return strided("ARMCI_PutS", ARMCII_OP_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, NULL, 1);
 }
 
 int ARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
                int count[], int stride_levels, int proc)
 {
-    return strided("ARMCI_GetS", ARMCII_NC_GET, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+    return strided("ARMCI_GetS", ARMCII_OP_GET, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, NULL, 1);
 }
 
 int ARMCI_AccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[], void *dst_ptr,
                int dst_stride_ar[], int count[], int stride_levels, int proc)
 {
-    return strided("ARMCI_AccS", ARMCII_NC_ACC, datatype, scale, src_ptr, src_stride_ar, dst_ptr,
+    return strided("ARMCI_AccS", ARMCII_OP_ACC, datatype, scale, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, NULL, 1);
 }
 
 int ARMCI_NbPutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
                  int count[], int stride_levels, int proc, armci_hdl_t *hdl)
 {
-    return strided("ARMCI_NbPutS", ARMCII_NC_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+    return strided("ARMCI_NbPutS", ARMCII_OP_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, hdl, 0);
 }
 
 int ARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
                  int count[], int stride_levels, int proc, armci_hdl_t *hdl)
 {
-    return strided("ARMCI_NbGetS", ARMCII_NC_GET, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
+    return strided("ARMCI_NbGetS", ARMCII_OP_GET, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, hdl, 0);
 }
 
@@ -83,15 +82,15 @@ int ARMCI_NbAccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[], 
                  int dst_stride_ar[], int count[], int stride_levels, int proc,
                  armci_hdl_t *hdl)
 {
-    return strided("ARMCI_NbAccS", ARMCII_NC_ACC, datatype, scale, src_ptr, src_stride_ar,
-                   dst_ptr, dst_stride_ar, count, stride_levels, proc, hdl, 0);
+    return strided("ARMCI_NbAccS", ARMCII_OP_ACC, datatype, scale, src_ptr, src_stride_ar, dst_ptr,
+                   dst_stride_ar, count, stride_levels, proc, hdl, 0);
 }
 
 int ARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
                     int count[], int stride_levels, int *flag, int value, int proc)
 {
     static const char call[] = "ARMCI_PutS_flag";
-    strided(call, ARMCII_NC_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr, dst_stride_ar, count,
+    strided(call, ARMCII_OP_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr, dst_stride_ar, count,
             stride_levels, proc, NULL, 1);
     armcii_enter(call);
     armcii_check_remote(call, flag, sizeof(int), proc);

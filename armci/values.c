@@ -17,8 +17,7 @@ static int put_value(const char *call, const void *src, void *dst, int bytes, in
         return 0;
     }
     armcii_put(call, src, dst, (size_t)bytes, proc, seg, NULL, 1);
-    if (hdl)
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 0);
+    armcii_hdl_done(hdl);
     armcii_unlock();
     return 0;
 }

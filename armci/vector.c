@@ -3,7 +3,7 @@
 #include "../src/agg/agg.h"
 #include "../src/core/iter.h"
 
-static int vector(const char *call, int what, int type, void *scale, armci_giov_t *iov,
+static int vector(const char *call, armcii_op_t what, int type, void *scale, armci_giov_t *iov,
                   int iov_len, int proc, armci_hdl_t *hdl, int blocking)
 {
     armcii_enter(call);
@@ -11,20 +11,20 @@ static int vector(const char *call, int what, int type, void *scale, armci_giov_
     char err[256];
     if (armcii_vector_check(iov, iov_len, err, sizeof(err)) != 0)
         armcii_fatal(call, "%s", err);
-    if (what == ARMCII_NC_ACC)
+    if (what == ARMCII_OP_ACC)
         for (int g = 0; g < iov_len; g++)
             armcii_check_acc(call, type, scale, iov[g].bytes);
     /* Every block is checked before any byte moves. */
     armcii_iter_t it;
-    armcii_iter_vector(&it, iov, iov_len, what != ARMCII_NC_GET);
+    armcii_iter_vector(&it, iov, iov_len, what != ARMCII_OP_GET);
     char *l, *r;
     size_t len;
     while (armcii_iter_next(&it, &l, &r, &len)) {
         armcii_check_local(call, "a local segment address", l, len);
         armcii_check_remote(call, r, len, proc);
     }
-    armcii_iter_vector(&it, iov, iov_len, what != ARMCII_NC_GET);
-    if (!blocking && armcii_check_aggregate(call, hdl, what == ARMCII_NC_ACC)) {
+    armcii_iter_vector(&it, iov, iov_len, what != ARMCII_OP_GET);
+    if (!blocking && armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC)) {
         armcii_agg_add(call, hdl, what, &it, proc);
         armcii_unlock();
         return 0;
@@ -36,34 +36,33 @@ static int vector(const char *call, int what, int type, void *scale, armci_giov_
 
 int ARMCI_PutV(armci_giov_t *iov, int iov_len, int proc)
 {
-    return vector("ARMCI_PutV", ARMCII_NC_PUT, 0, NULL, iov, iov_len, proc, NULL, 1);
+    return vector("ARMCI_PutV", ARMCII_OP_PUT, 0, NULL, iov, iov_len, proc, NULL, 1);
 }
 
 int ARMCI_GetV(armci_giov_t *iov, int iov_len, int proc)
 {
-    return vector("ARMCI_GetV", ARMCII_NC_GET, 0, NULL, iov, iov_len, proc, NULL, 1);
+    return vector("ARMCI_GetV", ARMCII_OP_GET, 0, NULL, iov, iov_len, proc, NULL, 1);
 }
 
 int ARMCI_AccV(int datatype, void *scale, armci_giov_t *iov, int iov_len, int proc)
 {
-    return vector("ARMCI_AccV", ARMCII_NC_ACC, datatype, scale, iov, iov_len, proc, NULL, 1);
+    return vector("ARMCI_AccV", ARMCII_OP_ACC, datatype, scale, iov, iov_len, proc, NULL, 1);
 }
 
 int ARMCI_NbPutV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t *handle)
 {
-    return vector("ARMCI_NbPutV", ARMCII_NC_PUT, 0, NULL, iov, iov_len, proc, handle, 0);
+    return vector("ARMCI_NbPutV", ARMCII_OP_PUT, 0, NULL, iov, iov_len, proc, handle, 0);
 }
 
 int ARMCI_NbGetV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t *handle)
 {
-    return vector("ARMCI_NbGetV", ARMCII_NC_GET, 0, NULL, iov, iov_len, proc, handle, 0);
+    return vector("ARMCI_NbGetV", ARMCII_OP_GET, 0, NULL, iov, iov_len, proc, handle, 0);
 }
 
 int ARMCI_NbAccV(int datatype, void *scale, armci_giov_t *iov, int iov_len, int proc,
                  armci_hdl_t *handle)
 {
-    return vector("ARMCI_NbAccV", ARMCII_NC_ACC, datatype, scale, iov, iov_len, proc, handle,
-                  0);
+    return vector("ARMCI_NbAccV", ARMCII_OP_ACC, datatype, scale, iov, iov_len, proc, handle, 0);
 }
 
 /* Profiling names (see ARMCII_PROFILED). */

@@ -101,7 +101,7 @@ static void flush(const char *call, agg_t *a)
         }
         armcii_iter_t it;
         armcii_iter_list(&it, &a->blk[i], j - i);
-        armcii_nc(call, a->is_get[i] ? ARMCII_NC_GET : ARMCII_NC_PUT, 0, NULL, &it, a->target,
+        armcii_nc(call, a->is_get[i] ? ARMCII_OP_GET : ARMCII_OP_PUT, 0, NULL, &it, a->target,
                   &a->issued[a->nissued++], 0);
         a->last_get = a->is_get[i];
         i = j;
@@ -147,7 +147,8 @@ static void append(const char *call, agg_t *a, char *local, size_t copy_off, cha
         flush(call, a);
 }
 
-void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t *it, int target)
+void armcii_agg_add(const char *call, armci_hdl_t *hdl, armcii_op_t what, armcii_iter_t *it,
+                    int target)
 {
     /* The handle takes its target whatever the path, so that a second target is refused
      * alike everywhere. Same node: nothing to gain, the operation is a copy done now. */
@@ -159,17 +160,17 @@ void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t 
     char *l, *r;
     size_t len;
     while (armcii_iter_next(it, &l, &r, &len))
-        append(call, a, l, SIZE_MAX, r, len, what == ARMCII_NC_GET);
+        append(call, a, l, SIZE_MAX, r, len, what == ARMCII_OP_GET);
 }
 
-void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *local,
+void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, char *local,
                           char *remote, size_t len, int target)
 {
     agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         if (target == armcii_g.rank)
             armcii_order_local(call);
-        if (what == ARMCII_NC_GET)
+        if (what == ARMCII_OP_GET)
             memmove(local, remote, len);
         else
             memmove(remote, local, len);
@@ -177,12 +178,12 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *lo
     }
     /* A cached block is delivered now; an earlier put collected on this handle to the
      * same bytes dropped them from the cache when it was collected, so order holds. */
-    if (what == ARMCII_NC_GET && armcii_cache_get_held(target, remote, local, len))
+    if (what == ARMCII_OP_GET && armcii_cache_get_held(target, remote, local, len))
         return;
-    append(call, a, local, SIZE_MAX, remote, len, what == ARMCII_NC_GET);
+    append(call, a, local, SIZE_MAX, remote, len, what == ARMCII_OP_GET);
 }
 
-int armcii_agg_collect_unlocked(armci_hdl_t *hdl, int what, char *local, char *remote,
+int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local, char *remote,
                                 size_t len, int target)
 {
     if (hdl->slot < 0 || hdl->slot >= ntable || armcii_g.cache_engine)
@@ -192,7 +193,7 @@ int armcii_agg_collect_unlocked(armci_hdl_t *hdl, int what, char *local, char *r
         a->target != target || a->n == a->cap || a->n + 1 >= (size_t)armcii_g.env.AGG_MAX)
         return 0; /* errors, growth and flushes belong to the locked path */
     /* No cache engine, so no fill in flight that a put's epoch count could concern. */
-    push(a, local, SIZE_MAX, remote, len, what == ARMCII_NC_GET);
+    push(a, local, SIZE_MAX, remote, len, what == ARMCII_OP_GET);
     return 1;
 }
 

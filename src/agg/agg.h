@@ -11,9 +11,10 @@
 #include "../core/iter.h"
 
 /** Collect the blocks of @p it (a put or a get, ARMCII_NC_*) on aggregate handle @p hdl. */
-void armcii_agg_add(const char *call, armci_hdl_t *hdl, int what, armcii_iter_t *it, int target);
+void armcii_agg_add(const char *call, armci_hdl_t *hdl, armcii_op_t what, armcii_iter_t *it,
+                    int target);
 /** Collect one contiguous put or get (the common case, without an iterator). */
-void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *local,
+void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, char *local,
                           char *remote, size_t len, int target);
 /**
  * The collecting step of a contiguous put or get without the runtime lock, for a caller
@@ -23,7 +24,7 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, int what, char *lo
  * with room and no flush due; no get cache running).
  * @return 1 when collected, 0 when the locked path must take it.
  */
-int armcii_agg_collect_unlocked(armci_hdl_t *hdl, int what, char *local, char *remote,
+int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local, char *remote,
                                 size_t len, int target);
 /** Collect a put of @p len bytes copied from @p value (the caller's copy may vanish). */
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,

@@ -16,6 +16,7 @@
 #include <armcix.h>
 
 #include "env.h"
+#include "op.h"
 #include "halloc.h"
 #include "region.h"
 #include "req.h"
@@ -234,8 +235,7 @@ armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
  * messages as bounce buffers allow. Each message adds one to req->pending, completed by
  * the target's acknowledgement (put, acc) or reply (get). */
 typedef struct armcii_amb armcii_amb_t;
-enum { ARMCII_AMB_PUT, ARMCII_AMB_ACC, ARMCII_AMB_GET };
-armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, int what, int type,
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
                                const void *scale, int target);
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
 void armcii_amb_end(armcii_amb_t *b);
@@ -447,9 +447,8 @@ void armcii_groups_fini(void);
 /* ---- noncontiguous operations and read-modify-write (src/core/nc.c) ---- */
 
 struct armcii_iter_s;
-enum { ARMCII_NC_PUT, ARMCII_NC_GET, ARMCII_NC_ACC };
 /** Move the blocks of @p it (see iter.h) to or from @p target. Remote blocks were checked. */
-int armcii_nc(const char *call, int what, int type, const void *scale, void *it, int target,
+int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, void *it, int target,
               armci_hdl_t *hdl, int blocking);
 /** Atomic read-modify-write at @p addr on @p target (an ARMCII_RMW_* op); old value returned. */
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,

@@ -16,17 +16,12 @@
 #include "iter.h"
 #include "stats.h"
 
-static void hdl_done(armci_hdl_t *hdl)
-{
-    if (hdl)
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 0);
-}
-
-static void local_blocks(int what, int type, const void *scale, armcii_iter_t *it, int target)
+static void local_blocks(armcii_op_t what, int type, const void *scale, armcii_iter_t *it,
+                         int target)
 {
     char *l, *r;
     size_t len;
-    if (what == ARMCII_NC_ACC) {
+    if (what == ARMCII_OP_ACC) {
         int slot = armcii_slot_of(target);
         armcii_shm_acc_lock(slot);
         while (armcii_iter_next(it, &l, &r, &len))
@@ -35,7 +30,7 @@ static void local_blocks(int what, int type, const void *scale, armcii_iter_t *i
         return;
     }
     while (armcii_iter_next(it, &l, &r, &len)) {
-        if (what == ARMCII_NC_PUT)
+        if (what == ARMCII_OP_PUT)
             memmove(r, l, len);
         else
             memmove(l, r, len);
@@ -83,41 +78,38 @@ static long total_bytes(const armcii_iter_t *it)
     return total;
 }
 
-int armcii_nc(const char *call, int what, int type, const void *scale, void *itv, int target,
-              armci_hdl_t *hdl, int blocking)
+int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, void *itv,
+              int target, armci_hdl_t *hdl, int blocking)
 {
     armcii_iter_t *it = itv;
     armcii_path_t path = armcii_path(target);
-    int hw = what == ARMCII_NC_ACC &&
+    int hw = what == ARMCII_OP_ACC &&
              armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type)) ==
                  ARMCII_PROTO_ACC_HW;
-    int stat_kind = what == ARMCII_NC_GET ? ARMCII_ST_GET
-                    : what == ARMCII_NC_PUT ? ARMCII_ST_PUT
-                                            : ARMCII_ST_ACC;
     if (armcii_g.env.STATS) {
-        int stat_path = hw                                  ? ARMCII_ST_ATOMIC
-                        : path != ARMCII_PATH_FABRIC        ? ARMCII_ST_LOCAL
-                        : what == ARMCII_NC_ACC ||
-                                any_block(it, (size_t)armcii_g.env.NC_DIRECT_MIN, 1)
-                            ? ARMCII_ST_MESSAGE
-                            : ARMCII_ST_DIRECT;
-        armcii_stat_op(stat_kind, stat_path, total_bytes(it));
+        int stat_path =
+            hw                           ? ARMCII_ST_ATOMIC
+            : path != ARMCII_PATH_FABRIC ? ARMCII_ST_LOCAL
+            : what == ARMCII_OP_ACC || any_block(it, (size_t)armcii_g.env.NC_DIRECT_MIN, 1)
+                ? ARMCII_ST_MESSAGE
+                : ARMCII_ST_DIRECT;
+        armcii_stat_op(what, stat_path, total_bytes(it));
     }
     if (it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !hw)) {
         if (path == ARMCII_PATH_SELF)
             armcii_order_local(call);
         local_blocks(what, type, scale, it, target);
-        hdl_done(hdl);
+        armcii_hdl_done(hdl);
         return 0;
     }
 
-    if (what == ARMCII_NC_GET) {
+    if (what == ARMCII_OP_GET) {
         /* Served from the cache only when every block is there; a partial answer would
          * still cost the round trip. Each block is looked up as the contiguous range it
          * is, so no block ever receives bytes from outside its own range. */
         if (armcii_cache_peek_all(target, it)) {
             armcii_cache_get_blocks(target, it);
-            hdl_done(hdl);
+            armcii_hdl_done(hdl);
             return 0;
         }
     } else {
@@ -128,16 +120,15 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
             armcii_cache_write(target, r, len);
     }
     size_t min = (size_t)armcii_g.env.NC_DIRECT_MIN;
-    int small = what == ARMCII_NC_ACC ? !hw : any_block(it, min, 1);
-    armcii_req_kind_t kind = hw                       ? ARMCII_REQ_ACC_HW
-                             : small                  ? ARMCII_REQ_AM
-                             : what == ARMCII_NC_PUT ? ARMCII_REQ_PUT
-                                                      : ARMCII_REQ_GET;
+    int small = what == ARMCII_OP_ACC ? !hw : any_block(it, min, 1);
+    armcii_req_kind_t kind = hw                      ? ARMCII_REQ_ACC_HW
+                             : small                 ? ARMCII_REQ_AM
+                             : what == ARMCII_OP_PUT ? ARMCII_REQ_PUT
+                                                     : ARMCII_REQ_GET;
     /* Blocking calls return locally complete: gets when the data is here, puts when no
      * direct write still reads the caller's buffer; packed and staged data is copied. */
-    int direct_put = what == ARMCII_NC_PUT && any_block(it, min, 0);
-    int wait_here =
-        blocking && (what == ARMCII_NC_GET || direct_put || armcii_g.sends_need_caller);
+    int direct_put = what == ARMCII_OP_PUT && any_block(it, min, 0);
+    int wait_here = blocking && (what == ARMCII_OP_GET || direct_put || armcii_g.sends_need_caller);
     if (blocking)
         armcii_order_before(call, kind, target);
     armcii_req_t *req = armcii_req_new(call, kind, target, blocking ? !wait_here : !hdl);
@@ -156,11 +147,7 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
     }
     armcii_amb_t *b = NULL;
     if (small)
-        b = armcii_amb_begin(call, req,
-                             what == ARMCII_NC_PUT   ? ARMCII_AMB_PUT
-                             : what == ARMCII_NC_GET ? ARMCII_AMB_GET
-                                                     : ARMCII_AMB_ACC,
-                             type, scale, target);
+        b = armcii_amb_begin(call, req, what, type, scale, target);
     char *l, *r;
     size_t len, bytes = 0;
     while (armcii_iter_next(it, &l, &r, &len)) {
@@ -171,12 +158,12 @@ int armcii_nc(const char *call, int what, int type, const void *scale, void *itv
             armcii_ofi_acc_hw(call, req, type, staged, len, target,
                               (uintptr_t)r - seg->base + seg->raddr_base, seg->rkey);
             staged += len;
-        } else if (len < min || what == ARMCII_NC_ACC) {
+        } else if (len < min || what == ARMCII_OP_ACC) {
             armcii_amb_add(b, l, (uint64_t)(uintptr_t)r, len);
         } else {
             const armcii_seg_t *seg = seg_of(call, target, r, len);
             uint64_t raddr = (uintptr_t)r - seg->base + seg->raddr_base;
-            if (what == ARMCII_NC_PUT)
+            if (what == ARMCII_OP_PUT)
                 armcii_ofi_put(call, req, l, len, target, raddr, seg->rkey,
                                armcii_select_put(&armcii_g.limits, path, len, 0));
             else
@@ -200,7 +187,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
      * included: all atomics on a word must go one way to stay atomic with each other. */
     if (armcii_ofi_rmw_hw_ok(op)) {
-        armcii_stat_op(ARMCII_ST_RMW, ARMCII_ST_ATOMIC, (long)size);
+        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
         const armcii_seg_t *seg = seg_of(call, target, addr, size);
         armcii_order_before(call, ARMCII_REQ_ACC_HW, target);
         armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_ACC_HW, target, 0);
@@ -216,12 +203,12 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     /* Otherwise a CPU atomic at the memory: directly on the same node, applied by the
      * target's handler across the fabric. */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
-        armcii_stat_op(ARMCII_ST_RMW, ARMCII_ST_LOCAL, (long)size);
+        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_LOCAL, (long)size);
         if (target == armcii_g.rank)
             armcii_order_local(call);
         return armcii_rmw_apply(op, addr, operand, &comparand);
     }
-    armcii_stat_op(ARMCII_ST_RMW, ARMCII_ST_MESSAGE, (long)size);
+    armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
     armcii_order_before(call, ARMCII_REQ_AM, target);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, 0);
     uint64_t result = 0;

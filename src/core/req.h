@@ -71,6 +71,12 @@ typedef enum {
 } armcii_hdl_state_t;
 
 void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate);
+/** Marks @p h (if any) as holding an operation that completed within its issuing call. */
+static inline void armcii_hdl_done(armci_hdl_t *h)
+{
+    if (h)
+        armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
+}
 /** Is @p h an initialised handle marked aggregate? */
 static inline int armcii_hdl_is_aggregate(const armci_hdl_t *h)
 {

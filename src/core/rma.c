@@ -17,12 +17,6 @@ static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 }
 
 /* A handle for an operation that completed within the call. */
-static void hdl_done(armci_hdl_t *hdl)
-{
-    if (hdl)
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_DONE, 0, 0);
-}
-
 static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
 {
     if (hdl)
@@ -30,15 +24,15 @@ static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
 }
 
 /* Self and same node (and nothing to move): a copy, complete within the call. */
-static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
-                       size_t len, armci_hdl_t *hdl, int kind)
+static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src, size_t len,
+                       armci_hdl_t *hdl, armcii_op_t kind)
 {
     armcii_stat_op(kind, ARMCII_ST_LOCAL, (long)len);
     if (path == ARMCII_PATH_SELF)
         armcii_order_local(call);
     if (len > 0)
         memmove(dst, src, len);
-    hdl_done(hdl);
+    armcii_hdl_done(hdl);
 }
 
 int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
@@ -46,19 +40,19 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_ST_GET);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_GET);
         return 0;
     }
     void *fill = NULL;
     if (seg->alloc->cache_mode != ARMCIX_CACHE_OFF) {
         if (armcii_cache_get(target, src, dst, len)) {
-            hdl_done(hdl);
+            armcii_hdl_done(hdl);
             return 0;
         }
         fill = armcii_cache_fill_start(seg, target, src, dst, len);
     }
     armcii_proto_t proto = armcii_select_get(&armcii_g.limits, path, len, 0);
-    armcii_stat_op(ARMCII_ST_GET,
+    armcii_stat_op(ARMCII_OP_GET,
                    proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED : ARMCII_ST_DIRECT,
                    (long)len);
     if (blocking)
@@ -81,12 +75,12 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_ST_PUT);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT);
         return 0;
     }
     armcii_cache_write(target, dst, len);
     armcii_proto_t proto = armcii_select_put(&armcii_g.limits, path, len, 0);
-    armcii_stat_op(ARMCII_ST_PUT,
+    armcii_stat_op(ARMCII_OP_PUT,
                    proto == ARMCII_PROTO_INJECT     ? ARMCII_ST_INJECT
                    : proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED
                                                     : ARMCII_ST_DIRECT,
@@ -96,7 +90,7 @@ int armcii_put(const char *call, const void *src, void *dst, size_t len, int tar
     uint64_t raddr = remote_addr(seg, dst);
     if (proto == ARMCII_PROTO_INJECT) {
         armcii_ofi_put(call, NULL, src, len, target, raddr, seg->rkey, proto);
-        hdl_done(hdl);
+        armcii_hdl_done(hdl);
         return 0;
     }
     /* A buffered put is locally complete once copied: even a blocking one returns,
@@ -124,7 +118,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
 {
     armcii_path_t path = armcii_path(target);
     if (path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_ST_PUT);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT);
         /* A fence, not only a release store: a large copy may use non-temporal stores. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         __atomic_store_n(flag, value, __ATOMIC_RELEASE);
@@ -140,11 +134,11 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
     }
     armcii_cache_write(target, dst, len);
     armcii_cache_write(target, flag, sizeof(int));
-    armcii_stat_op(ARMCII_ST_PUT, ARMCII_ST_MESSAGE, (long)len);
+    armcii_stat_op(ARMCII_OP_PUT, ARMCII_ST_MESSAGE, (long)len);
     armcii_order_before(call, ARMCII_REQ_AM, target);
     int wait_here = !hdl && armcii_g.sends_need_caller;
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, !hdl && !wait_here);
-    armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_AMB_PUT, 0, NULL, target);
+    armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
     hdl_bind(hdl, req);
@@ -156,7 +150,7 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
 {
     armcii_path_t path = armcii_path(target);
     armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type));
-    armcii_stat_op(ARMCII_ST_ACC,
+    armcii_stat_op(ARMCII_OP_ACC,
                    proto == ARMCII_PROTO_LOCAL    ? ARMCII_ST_LOCAL
                    : proto == ARMCII_PROTO_ACC_HW ? ARMCII_ST_ATOMIC
                                                   : ARMCII_ST_MESSAGE,
@@ -166,7 +160,7 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
             armcii_order_local(call);
         if (len > 0)
             armcii_shm_acc(armcii_slot_of(target), type, scale, src, dst, len);
-        hdl_done(hdl);
+        armcii_hdl_done(hdl);
         return 0;
     }
     armcii_cache_write(target, dst, len);
@@ -188,7 +182,7 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
         armcii_ofi_acc_hw(call, req, type, req->scratch, len, target, remote_addr(seg, dst),
                           seg->rkey);
     } else {
-        armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_AMB_ACC, type, scale, target);
+        armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_ACC, type, scale, target);
         armcii_amb_add(b, (char *)src, (uint64_t)(uintptr_t)dst, len);
         armcii_amb_end(b);
     }

@@ -9,7 +9,7 @@
 
 armcii_stats_t armcii_stats;
 
-static const char *kind_names[ARMCII_ST_NKIND] = {"get", "put", "acc", "rmw"};
+static const char *kind_names[ARMCII_OP_NKIND] = {"get", "put", "acc", "rmw"};
 static const char *path_names[ARMCII_ST_NPATH] = {"local", "direct", "inject",
                                                   "buffered", "message", "atomic"};
 
@@ -17,18 +17,18 @@ static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collecti
                                                   "collectives naive", "collectives hier",
                                                   "collectives mpi",   "collectives p2p"};
 
-#define NFLAT (ARMCII_ST_NKIND * ARMCII_ST_NPATH + ARMCII_ST_NKIND + ARMCII_ST_NCOLL + 12)
+#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 12)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
 {
     int k = 0;
-    for (int i = 0; i < ARMCII_ST_NKIND; i++)
+    for (int i = 0; i < ARMCII_OP_NKIND; i++)
         for (int p = 0; p < ARMCII_ST_NPATH; p++) {
             snprintf(names[k], 40, "%s %s", kind_names[i], path_names[p]);
             v[k++] = (double)armcii_stats.ops[i][p];
         }
-    for (int i = 0; i < ARMCII_ST_NKIND; i++) {
+    for (int i = 0; i < ARMCII_OP_NKIND; i++) {
         snprintf(names[k], 40, "%s bytes", kind_names[i]);
         v[k++] = (double)armcii_stats.bytes[i];
     }

@@ -6,8 +6,9 @@
 #ifndef ARMCII_STATS_H
 #define ARMCII_STATS_H
 
-/* Operation kinds and the paths they took. */
-enum { ARMCII_ST_GET, ARMCII_ST_PUT, ARMCII_ST_ACC, ARMCII_ST_RMW, ARMCII_ST_NKIND };
+#include "op.h"
+
+/* The paths operations (armcii_op_t) took. */
 enum {
     ARMCII_ST_LOCAL,    /* self or same node: load/store */
     ARMCII_ST_DIRECT,   /* zero-copy RMA */
@@ -31,10 +32,10 @@ enum {
 };
 
 typedef struct {
-    long ops[ARMCII_ST_NKIND][ARMCII_ST_NPATH];
+    long ops[ARMCII_OP_NKIND][ARMCII_ST_NPATH];
     long coll[ARMCII_ST_NCOLL];
     long coll_cma_blocks; /* blocks read from another process's private memory */
-    long bytes[ARMCII_ST_NKIND];
+    long bytes[ARMCII_OP_NKIND];
     long agg_ops, agg_flushes;
     long progress_wakeups; /* progress-thread polls that found work */
     long progress_woken;   /* naps cut short by a large nonblocking transfer (atomic) */
@@ -48,7 +49,7 @@ typedef struct {
 
 extern armcii_stats_t armcii_stats;
 
-static inline void armcii_stat_op(int kind, int path, long bytes)
+static inline void armcii_stat_op(armcii_op_t kind, int path, long bytes)
 {
     armcii_stats.ops[kind][path]++;
     armcii_stats.bytes[kind] += bytes;

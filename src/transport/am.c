@@ -703,17 +703,17 @@ static void amb_send(armcii_amb_t *b)
     b->ctx = NULL;
 }
 
-armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, int what, int type,
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
                                const void *scale, int target)
 {
     armcii_amb_t *b = calloc(1, sizeof(*b));
     if (!b)
         armcii_fatal(call, "out of memory");
     b->call = call;
-    b->kind = what == ARMCII_AMB_PUT ? AM_PUTV : what == ARMCII_AMB_ACC ? AM_ACCV : AM_GETV;
+    b->kind = what == ARMCII_OP_PUT ? AM_PUTV : what == ARMCII_OP_ACC ? AM_ACCV : AM_GETV;
     b->type = type;
-    b->esize = what == ARMCII_AMB_ACC ? armcii_acc_type_size(type) : 1;
-    if (what == ARMCII_AMB_ACC)
+    b->esize = what == ARMCII_OP_ACC ? armcii_acc_type_size(type) : 1;
+    if (what == ARMCII_OP_ACC)
         memcpy(b->scale, scale, b->esize);
     b->target = target;
     b->req = req;
