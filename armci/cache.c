@@ -9,8 +9,7 @@ static armcii_alloc_t *alloc_of(const char *call, void *my_base)
         return NULL;
     armcii_alloc_t *a = armcii_alloc_find(my_base);
     if (!a)
-        armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process",
-                     my_base);
+        armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process", my_base);
     return a;
 }
 

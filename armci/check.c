@@ -5,8 +5,8 @@
 
 void armcii_fail_init(const char *call)
 {
-    armcii_fatal(call, "%s", armcii_g.finalized ? "called after ARMCI_Finalize"
-                                               : "called before ARMCI_Init");
+    armcii_fatal(call, "%s",
+                 armcii_g.finalized ? "called after ARMCI_Finalize" : "called before ARMCI_Init");
 }
 
 void armcii_fail_rank(const char *call, int proc)
@@ -29,8 +29,9 @@ const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size
     const armcii_seg_t *seg =
         armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)addr, len);
     if (!seg)
-        armcii_fatal(call, "remote address %p (+%zu bytes) on process %d is outside every ARMCI "
-                           "allocation of that process",
+        armcii_fatal(call,
+                     "remote address %p (+%zu bytes) on process %d is outside every ARMCI "
+                     "allocation of that process",
                      addr, len, proc);
     return seg;
 }

@@ -10,8 +10,7 @@
 /* The reports (out of line, cold); the checks themselves are inline: they run on every call. */
 void armcii_fail_init(const char *call) __attribute__((noreturn, cold));
 void armcii_fail_rank(const char *call, int proc) __attribute__((noreturn, cold));
-void armcii_fail_count(const char *call, const char *what, long n)
-    __attribute__((noreturn, cold));
+void armcii_fail_count(const char *call, const char *what, long n) __attribute__((noreturn, cold));
 void armcii_fail_local(const char *call, const char *what, size_t len)
     __attribute__((noreturn, cold));
 
@@ -41,8 +40,7 @@ static inline void armcii_check_count(const char *call, const char *what, long n
         armcii_fail_count(call, what, n);
 }
 
-static inline void armcii_check_local(const char *call, const char *what, const void *p,
-                                      size_t len)
+static inline void armcii_check_local(const char *call, const char *what, const void *p, size_t len)
 {
     if (__builtin_expect(p == NULL && len > 0, 0))
         armcii_fail_local(call, what, len);

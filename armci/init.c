@@ -28,9 +28,8 @@ static void print_settings(void)
     snprintf(line, sizeof(line),
              "layout: %d processes on %d node(s), %d on this node; shared memory %s; node has "
              "%u cores, %u PUs, L2 %zu KiB, L3 %zu KiB",
-             armcii_g.nproc, armcii_g.nnodes, armcii_g.node_size,
-             armcii_g.shm ? "on" : "off", armcii_g.hw_cores, armcii_g.hw_pus,
-             armcii_g.hw_l2 >> 10, armcii_g.hw_l3 >> 10);
+             armcii_g.nproc, armcii_g.nnodes, armcii_g.node_size, armcii_g.shm ? "on" : "off",
+             armcii_g.hw_cores, armcii_g.hw_pus, armcii_g.hw_l2 >> 10, armcii_g.hw_l3 >> 10);
     armcii_info_line(line);
     if (armcii_g.rank == 0)
         armcii_ofi_describe(armcii_info_line);

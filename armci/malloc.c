@@ -23,9 +23,8 @@ typedef struct local_block {
 static local_block_t *local_blocks;
 
 /* A block of my heap slice; registered with libfabric when @p remote (peers address it). */
-static armcii_status_t carve(const char *call, size_t len, int remote, void **addr_p,
-                             size_t *off_p, size_t *rounded_p, armcii_mr_t *mr_p,
-                             int *registered_p)
+static armcii_status_t carve(const char *call, size_t len, int remote, void **addr_p, size_t *off_p,
+                             size_t *rounded_p, armcii_mr_t *mr_p, int *registered_p)
 {
     armcii_status_t st = armcii_shm_alloc(call, len, addr_p, off_p, rounded_p);
     if (st != ARMCII_OK)
@@ -73,8 +72,11 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
      * that leaves the exchange first may aim at it while we still wait in the exchange
      * (serving progress), and must not be refused. */
     if (size > 0) {
-        armcii_seg_t seg = {.base = mine.base, .size = (size_t)size, .rkey = mine.key,
-                            .raddr_base = mine.raddr_base, .alloc = a};
+        armcii_seg_t seg = {.base = mine.base,
+                            .size = (size_t)size,
+                            .rkey = mine.key,
+                            .raddr_base = mine.raddr_base,
+                            .alloc = a};
         if (armcii_region_insert(&armcii_g.regions, armcii_g.rank, &seg) != 0)
             armcii_fatal(call, "my new block at %p overlaps another allocation", a->my_base);
     }
@@ -98,8 +100,11 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
         a->sizes[world[i]] = (size_t)all[i].size;
         if (all[i].size == 0 || world[i] == armcii_g.rank)
             continue;
-        armcii_seg_t seg = {.base = (uintptr_t)all[i].base, .size = (size_t)all[i].size,
-                            .rkey = all[i].key, .raddr_base = all[i].raddr_base, .alloc = a};
+        armcii_seg_t seg = {.base = (uintptr_t)all[i].base,
+                            .size = (size_t)all[i].size,
+                            .rkey = all[i].key,
+                            .raddr_base = all[i].raddr_base,
+                            .alloc = a};
         if (armcii_region_insert(&armcii_g.regions, world[i], &seg) != 0)
             armcii_fatal(call, "the block of process %d at %p overlaps another allocation",
                          world[i], (void *)(uintptr_t)all[i].base);
@@ -136,8 +141,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     if (ptr) {
         a = armcii_alloc_find(ptr);
         if (!a)
-            armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process",
-                         ptr);
+            armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process", ptr);
     }
     /* Nothing may still be in flight into memory that is about to go. */
     armcii_fence_all(call);
@@ -172,11 +176,10 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
                 a = x;
         }
         if (!a)
-            armcii_fatal(call,
-                         first >= 0 ? "passed NULL, but this process has no zero-byte part "
-                                      "of the allocation being freed"
-                                    : "every process passed NULL, but there is no allocation "
-                                      "of zero bytes everywhere to free");
+            armcii_fatal(call, first >= 0 ? "passed NULL, but this process has no zero-byte part "
+                                            "of the allocation being freed"
+                                          : "every process passed NULL, but there is no allocation "
+                                            "of zero bytes everywhere to free");
     }
     armcii_cache_alloc_gone(a);
     for (int p = 0; p < a->nranks; p++)
@@ -226,8 +229,8 @@ void *ARMCI_Malloc_local(armci_size_t size)
     if (size > 0) {
         /* Local memory needs no registration: local buffers are passed to libfabric without
          * descriptors, or staged in bounce buffers where the provider wants them. */
-        if (carve(call, (size_t)size, 0, &b->addr, &b->off, &b->rounded, &b->mr,
-                  &b->registered) != ARMCII_OK)
+        if (carve(call, (size_t)size, 0, &b->addr, &b->off, &b->rounded, &b->mr, &b->registered) !=
+            ARMCII_OK)
             armcii_fatal(call, "cannot allocate %ld bytes (see above)", (long)size);
         b->next = local_blocks;
         local_blocks = b;

@@ -40,11 +40,21 @@ static int rank_in(const char *call, MPI_Comm comm, int abs)
 static MPI_Datatype mpi_type(const char *call, int type, size_t *size_p)
 {
     switch (type) {
-    case ARMCI_INT: *size_p = sizeof(int); return MPI_INT;
-    case ARMCI_LONG: *size_p = sizeof(long); return MPI_LONG;
-    case ARMCI_LONG_LONG: *size_p = sizeof(long long); return MPI_LONG_LONG;
-    case ARMCI_FLOAT: *size_p = sizeof(float); return MPI_FLOAT;
-    case ARMCI_DOUBLE: *size_p = sizeof(double); return MPI_DOUBLE;
+    case ARMCI_INT:
+        *size_p = sizeof(int);
+        return MPI_INT;
+    case ARMCI_LONG:
+        *size_p = sizeof(long);
+        return MPI_LONG;
+    case ARMCI_LONG_LONG:
+        *size_p = sizeof(long long);
+        return MPI_LONG_LONG;
+    case ARMCI_FLOAT:
+        *size_p = sizeof(float);
+        return MPI_FLOAT;
+    case ARMCI_DOUBLE:
+        *size_p = sizeof(double);
+        return MPI_DOUBLE;
     default:
         armcii_fatal(call, "type %d is not one of ARMCI_INT, _LONG, _LONG_LONG, _FLOAT, _DOUBLE",
                      type);
@@ -56,11 +66,21 @@ static void make_abs(void *x, int n, int type)
 {
     for (int i = 0; i < n; i++) {
         switch (type) {
-        case ARMCI_INT: ((int *)x)[i] = abs(((int *)x)[i]); break;
-        case ARMCI_LONG: ((long *)x)[i] = labs(((long *)x)[i]); break;
-        case ARMCI_LONG_LONG: ((long long *)x)[i] = llabs(((long long *)x)[i]); break;
-        case ARMCI_FLOAT: ((float *)x)[i] = fabsf(((float *)x)[i]); break;
-        case ARMCI_DOUBLE: ((double *)x)[i] = fabs(((double *)x)[i]); break;
+        case ARMCI_INT:
+            ((int *)x)[i] = abs(((int *)x)[i]);
+            break;
+        case ARMCI_LONG:
+            ((long *)x)[i] = labs(((long *)x)[i]);
+            break;
+        case ARMCI_LONG_LONG:
+            ((long long *)x)[i] = llabs(((long long *)x)[i]);
+            break;
+        case ARMCI_FLOAT:
+            ((float *)x)[i] = fabsf(((float *)x)[i]);
+            break;
+        case ARMCI_DOUBLE:
+            ((double *)x)[i] = fabs(((double *)x)[i]);
+            break;
         }
     }
 }
@@ -86,11 +106,11 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
         MPI_Op mop;
         int absolute, logical, bitwise;
     } ops[] = {
-        {"+", MPI_SUM, 0, 0, 0},     {"*", MPI_PROD, 0, 0, 0},    {"max", MPI_MAX, 0, 0, 0},
+        {"+", MPI_SUM, 0, 0, 0},     {"*", MPI_PROD, 0, 0, 0},     {"max", MPI_MAX, 0, 0, 0},
         {"min", MPI_MIN, 0, 0, 0},   {"absmax", MPI_MAX, 1, 0, 0}, {"absmin", MPI_MIN, 1, 0, 0},
-        {"&&", MPI_LAND, 0, 1, 0},   {"land", MPI_LAND, 0, 1, 0}, {"||", MPI_LOR, 0, 1, 0},
-        {"lor", MPI_LOR, 0, 1, 0},   {"or", MPI_BOR, 0, 0, 1},    {"&", MPI_BAND, 0, 0, 1},
-        {"band", MPI_BAND, 0, 0, 1}, {"|", MPI_BOR, 0, 0, 1},     {"bor", MPI_BOR, 0, 0, 1},
+        {"&&", MPI_LAND, 0, 1, 0},   {"land", MPI_LAND, 0, 1, 0},  {"||", MPI_LOR, 0, 1, 0},
+        {"lor", MPI_LOR, 0, 1, 0},   {"or", MPI_BOR, 0, 0, 1},     {"&", MPI_BAND, 0, 0, 1},
+        {"band", MPI_BAND, 0, 0, 1}, {"|", MPI_BOR, 0, 0, 1},      {"bor", MPI_BOR, 0, 0, 1},
     };
     if (op == NULL)
         armcii_fatal(call, "op is NULL");
@@ -132,7 +152,7 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
         if ((mop) == MPI_SUM)                                                                      \
             FOLD(ctype, a + b);                                                                    \
         else if ((mop) == MPI_PROD)                                                                \
-            FOLD(ctype, a * b);                                                                    \
+            FOLD(ctype, a *b);                                                                     \
         else if ((mop) == MPI_MAX)                                                                 \
             FOLD(ctype, b > a ? b : a);                                                            \
         else                                                                                       \
@@ -143,7 +163,7 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
         if ((mop) == MPI_BOR)                                                                      \
             FOLD(ctype, a | b);                                                                    \
         else if ((mop) == MPI_BAND)                                                                \
-            FOLD(ctype, a & b);                                                                    \
+            FOLD(ctype, a &b);                                                                     \
         else if ((mop) == MPI_LAND)                                                                \
             FOLD(ctype, (ctype)(a && b));                                                          \
         else if ((mop) == MPI_LOR)                                                                 \
@@ -155,11 +175,21 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
 static void fold(void *x, const void *all, int n, int P, int type, MPI_Op mop)
 {
     switch (type) {
-    case ARMCI_INT: FOLD_INT(int, mop); break;
-    case ARMCI_LONG: FOLD_INT(long, mop); break;
-    case ARMCI_LONG_LONG: FOLD_INT(long long, mop); break;
-    case ARMCI_FLOAT: FOLD_ARITH(float, mop); break;
-    case ARMCI_DOUBLE: FOLD_ARITH(double, mop); break;
+    case ARMCI_INT:
+        FOLD_INT(int, mop);
+        break;
+    case ARMCI_LONG:
+        FOLD_INT(long, mop);
+        break;
+    case ARMCI_LONG_LONG:
+        FOLD_INT(long long, mop);
+        break;
+    case ARMCI_FLOAT:
+        FOLD_ARITH(float, mop);
+        break;
+    case ARMCI_DOUBLE:
+        FOLD_ARITH(double, mop);
+        break;
     }
 }
 
@@ -445,8 +475,7 @@ void armci_msg_gop_scope(int scope, void *x, int n, char *op, int type)
     armcii_unlock();
 }
 
-void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type,
-                               ARMCI_Group *group)
+void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type, ARMCI_Group *group)
 {
     MSG_ENTER("armci_msg_group_gop_scope");
     armcii_check_group(call, "the group", group, 0);
@@ -518,19 +547,29 @@ static int key_before(int type, int want_max, const sel_key_t *a, const sel_key_
 {
     int c;
     switch (type) {
-    case ARMCI_INT: c = (a->i > b->i) - (a->i < b->i); break;
-    case ARMCI_LONG: c = (a->l > b->l) - (a->l < b->l); break;
-    case ARMCI_LONG_LONG: c = (a->ll > b->ll) - (a->ll < b->ll); break;
-    case ARMCI_FLOAT: c = (a->f > b->f) - (a->f < b->f); break;
-    default: c = (a->d > b->d) - (a->d < b->d); break;
+    case ARMCI_INT:
+        c = (a->i > b->i) - (a->i < b->i);
+        break;
+    case ARMCI_LONG:
+        c = (a->l > b->l) - (a->l < b->l);
+        break;
+    case ARMCI_LONG_LONG:
+        c = (a->ll > b->ll) - (a->ll < b->ll);
+        break;
+    case ARMCI_FLOAT:
+        c = (a->f > b->f) - (a->f < b->f);
+        break;
+    default:
+        c = (a->d > b->d) - (a->d < b->d);
+        break;
     }
     return want_max ? c > 0 : c < 0;
 }
 
 /* Every process gets the @p n bytes of @p x of the contributing process whose first element
  * (of @p type) is the smallest ("min") or largest ("max"). */
-static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const char *op,
-                         int type, int contribute)
+static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const char *op, int type,
+                         int contribute)
 {
     size_t es;
     mpi_type(call, type, &es);
@@ -551,8 +590,8 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
     if (contribute) {
         armcii_check_local(call, "x", x, (size_t)n);
         if ((size_t)n < es)
-            armcii_fatal(call, "n = %d bytes do not hold one element of the key's type (%zu)",
-                         n, es);
+            armcii_fatal(call, "n = %d bytes do not hold one element of the key's type (%zu)", n,
+                         es);
         memcpy(&mine.key, x, es);
     }
     int size;
@@ -603,8 +642,7 @@ static void exchange(const char *call, void *ptr_arr[], int n, MPI_Comm comm)
         armcii_fatal(call, "n is %d but the group has %d processes", n, size);
     armcii_check_local(call, "ptr_arr", ptr_arr, (size_t)n);
     MPI_Request r;
-    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void *), MPI_BYTE, comm,
-                   &r);
+    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void *), MPI_BYTE, comm, &r);
     armcii_mpi_wait(call, &r);
 }
 

@@ -22,8 +22,8 @@ static int collect_unlocked(const char *call, armcii_op_t what, void *local, voi
     return armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
 }
 
-static int get_common(const char *call, void *src, void *dst, int bytes, int proc,
-                      armci_hdl_t *hdl, int blocking)
+static int get_common(const char *call, void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl,
+                      int blocking)
 {
     if (!blocking && collect_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl))
         return 0;
@@ -39,8 +39,8 @@ static int get_common(const char *call, void *src, void *dst, int bytes, int pro
     return rc;
 }
 
-static int put_common(const char *call, void *src, void *dst, int bytes, int proc,
-                      armci_hdl_t *hdl, int blocking)
+static int put_common(const char *call, void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl,
+                      int blocking)
 {
     if (!blocking && collect_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl))
         return 0;

@@ -43,15 +43,15 @@ static int strided(const char *call, armcii_op_t what, int type, void *scale, vo
     return rc;
 }
 
-int ARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-               int count[], int stride_levels, int proc)
+int ARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[], int count[],
+               int stride_levels, int proc)
 {
     return strided("ARMCI_PutS", ARMCII_OP_PUT, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, NULL, 1);
 }
 
-int ARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-               int count[], int stride_levels, int proc)
+int ARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[], int count[],
+               int stride_levels, int proc)
 {
     return strided("ARMCI_GetS", ARMCII_OP_GET, 0, NULL, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, NULL, 1);
@@ -79,8 +79,7 @@ int ARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stri
 }
 
 int ARMCI_NbAccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                 int dst_stride_ar[], int count[], int stride_levels, int proc,
-                 armci_hdl_t *hdl)
+                 int dst_stride_ar[], int count[], int stride_levels, int proc, armci_hdl_t *hdl)
 {
     return strided("ARMCI_NbAccS", ARMCII_OP_ACC, datatype, scale, src_ptr, src_stride_ar, dst_ptr,
                    dst_stride_ar, count, stride_levels, proc, hdl, 0);

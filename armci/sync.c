@@ -17,8 +17,9 @@ static armcii_req_t *handle_request(const char *call, armci_hdl_t *hdl, armcii_h
     armcii_req_t *req = NULL;
     armcii_hdl_state_t st = armcii_hdl_state(&armcii_g.pool, hdl, &req);
     if (st == ARMCII_HDL_BAD)
-        armcii_fatal(call, "handle %p (contents %d, 0x%08x) was neither initialised with "
-                           "ARMCI_INIT_HANDLE nor returned by a nonblocking call",
+        armcii_fatal(call,
+                     "handle %p (contents %d, 0x%08x) was neither initialised with "
+                     "ARMCI_INIT_HANDLE nor returned by a nonblocking call",
                      (void *)hdl, hdl->slot, (unsigned)hdl->tag);
     *st_p = st;
     return st == ARMCII_HDL_ACTIVE ? req : NULL;

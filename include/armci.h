@@ -67,7 +67,8 @@ void ARMCI_Error(const char *msg, int code);
  * @return 0 on success.
  */
 int ARMCI_Malloc(void **base_ptrs, armci_size_t size);
-/** Collective release of an allocation made by ARMCI_Malloc; @p ptr is this process's block (may be NULL). */
+/** Collective release of an allocation made by ARMCI_Malloc; @p ptr is this process's block (may be
+ * NULL). */
 int ARMCI_Free(void *ptr);
 /** Local memory suited as the local side of communication (registered, shared). */
 void *ARMCI_Malloc_local(armci_size_t size);
@@ -100,10 +101,10 @@ int ARMCI_Put(void *src, void *dst, int size, int target);
  */
 int ARMCI_Acc(int datatype, void *scale, void *src, void *dst, int bytes, int proc);
 
-int ARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-               int count[], int stride_levels, int proc);
-int ARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-               int count[], int stride_levels, int proc);
+int ARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[], int count[],
+               int stride_levels, int proc);
+int ARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[], int count[],
+               int stride_levels, int proc);
 int ARMCI_AccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[], void *dst_ptr,
                int dst_stride_ar[], int count[], int stride_levels, int proc);
 
@@ -153,8 +154,7 @@ int ARMCI_NbPutS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stri
 int ARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
                  int count[], int stride_levels, int proc, armci_hdl_t *hdl);
 int ARMCI_NbAccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                 int dst_stride_ar[], int count[], int stride_levels, int proc,
-                 armci_hdl_t *hdl);
+                 int dst_stride_ar[], int count[], int stride_levels, int proc, armci_hdl_t *hdl);
 
 void armci_write_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf);
 void armci_read_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf);

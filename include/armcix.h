@@ -141,19 +141,19 @@ int ARMCIX_Cache_invalidate(void *my_base);
 
 /** Counters of this process's cache (since ARMCI_Init or ARMCIX_Cache_reset_stats). */
 typedef struct {
-    long hits;                /**< gets answered from the cache */
-    long misses;              /**< gets of cached allocations that went to the target */
-    long bytes_hit;           /**< bytes served from the cache */
-    long conflict_evictions;  /**< entries dropped because the index had no slot for a key */
-    long capacity_evictions;  /**< entries dropped to make room in the storage buffer */
-    long failed_inserts;      /**< fetched data not kept (too large, or lowest score) */
-    long invalidations;       /**< entries dropped by synchronisation, puts or explicit calls */
-    long entries;             /**< entries held now */
-    long index_slots;         /**< slots of the cuckoo index now */
-    long buffer_bytes;        /**< size of the storage buffer now */
-    long buffer_used;         /**< bytes of it in use */
-    long index_resizes;       /**< adaptive changes of the index size */
-    long buffer_resizes;      /**< adaptive growths of the storage buffer */
+    long hits;               /**< gets answered from the cache */
+    long misses;             /**< gets of cached allocations that went to the target */
+    long bytes_hit;          /**< bytes served from the cache */
+    long conflict_evictions; /**< entries dropped because the index had no slot for a key */
+    long capacity_evictions; /**< entries dropped to make room in the storage buffer */
+    long failed_inserts;     /**< fetched data not kept (too large, or lowest score) */
+    long invalidations;      /**< entries dropped by synchronisation, puts or explicit calls */
+    long entries;            /**< entries held now */
+    long index_slots;        /**< slots of the cuckoo index now */
+    long buffer_bytes;       /**< size of the storage buffer now */
+    long buffer_used;        /**< bytes of it in use */
+    long index_resizes;      /**< adaptive changes of the index size */
+    long buffer_resizes;     /**< adaptive growths of the storage buffer */
 } armcix_cache_stats_t;
 
 /** Fill @p stats with this process's cache counters (all zero while no allocation has

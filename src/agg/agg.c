@@ -40,8 +40,9 @@ static agg_t *attach(const char *call, armci_hdl_t *hdl, int target)
     if (hdl->slot >= 0) {
         agg_t *a = record_of(call, hdl);
         if (a->target != target)
-            armcii_fatal(call, "aggregate handle %p collects operations to process %d; it "
-                               "cannot take one to process %d (wait on it first)",
+            armcii_fatal(call,
+                         "aggregate handle %p collects operations to process %d; it "
+                         "cannot take one to process %d (wait on it first)",
                          (void *)hdl, a->target, target);
         return a;
     }
@@ -189,8 +190,8 @@ int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local,
     if (hdl->slot < 0 || hdl->slot >= ntable || armcii_g.cache_engine)
         return 0;
     agg_t *a = &table[hdl->slot];
-    if (!a->in_use || a->gen != ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) ||
-        a->target != target || a->n == a->cap || a->n + 1 >= (size_t)armcii_g.env.AGG_MAX)
+    if (!a->in_use || a->gen != ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) || a->target != target ||
+        a->n == a->cap || a->n + 1 >= (size_t)armcii_g.env.AGG_MAX)
         return 0; /* errors, growth and flushes belong to the locked path */
     /* No cache engine, so no fill in flight that a put's epoch count could concern. */
     push(a, local, SIZE_MAX, remote, len, what == ARMCII_OP_GET);

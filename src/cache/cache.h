@@ -64,14 +64,14 @@ typedef struct {
     armcii_store_t store;
     char *buf;
 
-    armcii_centry_t *e; /* entry records */
-    int32_t ecap, efree; /* free records chain through blk */
+    armcii_centry_t *e;   /* entry records */
+    int32_t ecap, efree;  /* free records chain through blk */
     armcii_clive_t *live; /* the entries held, in no order */
     int32_t nlive;
-    int32_t hand;         /* where the next eviction sample starts */
+    int32_t hand;        /* where the next eviction sample starts */
     int32_t *per_target; /* entries held per target */
 
-    int32_t *pbucket;   /* page map: (target, page) -> chain of nodes */
+    int32_t *pbucket; /* page map: (target, page) -> chain of nodes */
     size_t npbuckets;
     armcii_cpage_t *pn;
     int32_t pncap, pnfree, pnused;
@@ -98,14 +98,13 @@ const void *armcii_cache_peek(armcii_cache_t *c, int target, uintptr_t addr, siz
 
 /** Keep a copy of @p data as [addr, addr+len) of @p target, from allocation @p owner.
  *  @return 0 if kept, -1 if not (counted as a failed insert). */
-int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t len,
-                        const void *data, void *owner);
+int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t len, const void *data,
+                        void *owner);
 
 /** Drop the entries of @p target overlapping [addr, addr+len). @return how many. */
 long armcii_cache_invalidate_range(armcii_cache_t *c, int target, uintptr_t addr, size_t len);
 /** Drop the entries whose owner satisfies @p pred (NULL: all). @return how many. */
-long armcii_cache_invalidate_if(armcii_cache_t *c, int (*pred)(void *owner, void *ctx),
-                                void *ctx);
+long armcii_cache_invalidate_if(armcii_cache_t *c, int (*pred)(void *owner, void *ctx), void *ctx);
 
 /** Change the index to @p nslots slots / the buffer to @p bytes, keeping the entries that
  *  fit. @return 0, or -1 out of memory (nothing changed). */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ARMCII_CUCKOO_WAYS 3
+#define ARMCII_CUCKOO_WAYS      3
 #define ARMCII_CUCKOO_MAX_KICKS 64
 
 /* A slot: the key's hash beside the id, so a probe reads one cache line. */

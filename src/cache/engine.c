@@ -15,13 +15,14 @@
  * shares few chains, and an entry of any size needs few nodes (each node is a cold bucket
  * head to write on insert: 256-byte granules made a 1 KiB miss measurably slower). The key
  * of a granule is its index shifted left once, with the level in the low bit. */
-#define FINE_SHIFT 10
+#define FINE_SHIFT   10
 #define COARSE_SHIFT 16
-#define SMALL_MAX 4096
-#define SAMPLE_ALL 32 /* up to this many entries, eviction looks at all of them */
-#define SAMPLE 8      /* otherwise at this many consecutive records of live[], from a hand
-                       * that moves on; live[] is in no particular order */
-#define MAX_KICKS 32
+#define SMALL_MAX    4096
+#define SAMPLE_ALL   32 /* up to this many entries, eviction looks at all of them */
+#define SAMPLE                                                                                     \
+    8 /* otherwise at this many consecutive records of live[], from a hand                         \
+       * that moves on; live[] is in no particular order */
+#define MAX_KICKS   32
 #define LOW_WINDOWS 4 /* quiet adaptive windows before the index shrinks */
 
 void armcii_cache_params_default(armcii_cache_params_t *p, int ntargets)
@@ -407,8 +408,8 @@ const void *armcii_cache_lookup(armcii_cache_t *c, int target, uintptr_t addr, s
     return c->buf + armcii_store_off(&c->store, c->e[id].blk) + (addr - c->e[id].addr);
 }
 
-int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t len,
-                        const void *data, void *owner)
+int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t len, const void *data,
+                        void *owner)
 {
     if (len == 0 || len > c->store.size || target < 0 || target >= c->p.ntargets) {
         c->st.failed_inserts++;
@@ -495,19 +496,19 @@ long armcii_cache_invalidate_range(armcii_cache_t *c, int target, uintptr_t addr
     } else {
         for (int lv = 0; lv < 2; lv++) {
             for (uint64_t g = granule(addr, lv); g <= granule(addr + len - 1, lv); g++) {
-            uint64_t p = gkey(g, lv);
-            int32_t n = c->pbucket[page_bucket(c, target, p)];
-            while (n >= 0) {
-                const armcii_cpage_t *pn = &c->pn[n];
-                if (pn->page == p && pn->target == target && pn->lo < addr + len &&
-                    addr < pn->hi) {
-                    entry_drop(c, pn->id, 1);
-                    dropped++;
-                    n = c->pbucket[page_bucket(c, target, p)]; /* the chain changed */
-                } else {
-                    n = pn->next;
+                uint64_t p = gkey(g, lv);
+                int32_t n = c->pbucket[page_bucket(c, target, p)];
+                while (n >= 0) {
+                    const armcii_cpage_t *pn = &c->pn[n];
+                    if (pn->page == p && pn->target == target && pn->lo < addr + len &&
+                        addr < pn->hi) {
+                        entry_drop(c, pn->id, 1);
+                        dropped++;
+                        n = c->pbucket[page_bucket(c, target, p)]; /* the chain changed */
+                    } else {
+                        n = pn->next;
+                    }
                 }
-            }
             }
         }
     }

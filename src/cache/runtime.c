@@ -303,11 +303,11 @@ void armcii_cache_report(void)
     long gets = sum.hits + sum.misses;
     printf("armci: get cache over %d processes: %ld hits, %ld misses (%.1f%% hits), "
            "%ld bytes from cache\n",
-           armcii_g.nproc, sum.hits, sum.misses, gets ? 100.0 * (double)sum.hits / (double)gets : 0.0,
-           sum.bytes_hit);
+           armcii_g.nproc, sum.hits, sum.misses,
+           gets ? 100.0 * (double)sum.hits / (double)gets : 0.0, sum.bytes_hit);
     printf("armci: get cache evictions: %ld conflict, %ld capacity; %ld failed inserts, "
            "%ld invalidated; resizes: %ld index, %ld buffer\n",
-           sum.conflict_evictions, sum.capacity_evictions, sum.failed_inserts,
-           sum.invalidations, sum.index_resizes, sum.buffer_resizes);
+           sum.conflict_evictions, sum.capacity_evictions, sum.failed_inserts, sum.invalidations,
+           sum.index_resizes, sum.buffer_resizes);
     fflush(stdout);
 }

@@ -30,9 +30,9 @@ typedef struct {
     int32_t tail;  /* last block in address order */
     int32_t bins[ARMCII_STORE_BINS];
     uint64_t nonempty; /* bit k: bin k holds a free block */
-    size_t size;   /* bytes managed */
-    size_t used;   /* bytes in used blocks */
-    size_t nfree;  /* free blocks */
+    size_t size;       /* bytes managed */
+    size_t used;       /* bytes in used blocks */
+    size_t nfree;      /* free blocks */
 } armcii_store_t;
 
 /** Manage @p size bytes (rounded down to the alignment). @return 0, or -1 out of memory. */

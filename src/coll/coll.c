@@ -23,13 +23,14 @@
 #include "morton.h"
 
 #define ALG_MORTON ARMCII_COLL_MORTON
-#define ALG_NAIVE ARMCII_COLL_NAIVE
-#define ALG_MPI ARMCII_COLL_MPI
-#define ALG_PULL ARMCII_COLL_PULL
-#define ALG_AUTO ARMCII_COLL_AUTO
+#define ALG_NAIVE  ARMCII_COLL_NAIVE
+#define ALG_MPI    ARMCII_COLL_MPI
+#define ALG_PULL   ARMCII_COLL_PULL
+#define ALG_AUTO   ARMCII_COLL_AUTO
 
 /* What a collective waits for, as the watchdog says it. */
-#define ENTER "reach the same collective call (a process in another call, or with other \
+#define ENTER                                                                                      \
+    "reach the same collective call (a process in another call, or with other \
 arguments or ARMCI_COLL_* settings, never will)"
 
 static stage_t stage_send, stage_recv, stage_small;
@@ -339,8 +340,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     /* The world over several nodes, each with its shared heap: node-level copies plus one
      * exchange between the nodes' leaders (decided alike everywhere: a node of one process
      * has no shared heap, but ARMCI_SHM is the same for all). */
-    int hier = alg != ALG_MPI && armcii_g.env.SHM && armcii_g.nnodes > 1 &&
-               comm == armcii_g.comm && across_nodes(call, bb) == ACROSS_HIER;
+    int hier = alg != ALG_MPI && armcii_g.env.SHM && armcii_g.nnodes > 1 && comm == armcii_g.comm &&
+               across_nodes(call, bb) == ACROSS_HIER;
     if (alg == ALG_PULL && (hier || !small))
         alg = ALG_NAIVE; /* pull's sibling with two meetings, for any size and across nodes */
     if (alg == ALG_MPI || (!hier && !one_node(comm, P))) {
@@ -410,8 +411,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
             owner[i] = o->coll_private && i != me ? armcii_g.node_rank_of[i] : -1;
         }
     } else {
-        MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE,
-                       comm, &r);
+        MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE, comm,
+                       &r);
         armcii_mpi_wait(call, &r);
         for (int i = 0; i < P; i++)
             owner[i] = -1;
@@ -423,7 +424,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     armcii_stats.coll[alg == ALG_MORTON ? ARMCII_ST_COLL_MORTON : ARMCII_ST_COLL_NAIVE]++;
     /* Cell (i, j): alltoall moves block j of process i to block i of process j;
      * allgather moves process j's block to block j of process i. */
-    uint32_t *rows = malloc((size_t)P * sizeof(uint32_t)), *cols = malloc((size_t)P * sizeof(uint32_t));
+    uint32_t *rows = malloc((size_t)P * sizeof(uint32_t)),
+             *cols = malloc((size_t)P * sizeof(uint32_t));
     int n;
     if (alg == ALG_MORTON) {
         n = armcii_morton_share(P, me, rows, cols);

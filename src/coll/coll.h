@@ -31,8 +31,7 @@ void armcii_coll_node_barrier(const char *call);
 
 /** All-to-all / allgather of the world over several nodes (hier.c); @p sbuf and @p rbuf
  *  lie in the node heap. */
-int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, size_t bb,
-                     int alg);
+int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, size_t bb, int alg);
 void armcii_coll_hier_fini(void);
 void armcii_coll_hier_stage_fini(void);
 

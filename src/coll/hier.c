@@ -88,8 +88,7 @@ static void node_barrier(const char *call, int n)
         armcii_coll_node_barrier(call);
 }
 
-int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, size_t bb,
-                     int alg)
+int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, size_t bb, int alg)
 {
     layout(call);
     int N = armcii_g.nnodes, me = armcii_g.node_id, n = count[me], li = armcii_g.node_rank;
@@ -164,8 +163,8 @@ int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, si
             MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_BYTE, rpack, rc, rd, MPI_BYTE,
                             armcii_g.masters_comm, &req);
         else
-            MPI_Ialltoallv(spack, sc, sd, MPI_BYTE, rpack, rc, rd, MPI_BYTE,
-                           armcii_g.masters_comm, &req);
+            MPI_Ialltoallv(spack, sc, sd, MPI_BYTE, rpack, rc, rd, MPI_BYTE, armcii_g.masters_comm,
+                           &req);
         node_copies(allgather, alg, sb, rb, bb);
         armcii_mpi_wait(call, &req);
         free(sc);

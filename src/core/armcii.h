@@ -41,16 +41,16 @@ typedef struct {
 
 /** One collective allocation (ARMCI_Malloc). */
 typedef struct armcii_alloc {
-    int nranks;          /* world size */
-    void **bases;        /* block address per world rank (NULL: none) */
-    size_t *sizes;       /* block size per world rank */
-    void *my_base;       /* this process's block (NULL when it asked for 0 bytes) */
-    size_t my_off;       /* offset of my block in my heap slice */
-    size_t my_len;       /* bytes reserved in the slice (rounded) */
-    armcii_mr_t mr;      /* registration of my block, when the fabric is in use */
+    int nranks;     /* world size */
+    void **bases;   /* block address per world rank (NULL: none) */
+    size_t *sizes;  /* block size per world rank */
+    void *my_base;  /* this process's block (NULL when it asked for 0 bytes) */
+    size_t my_off;  /* offset of my block in my heap slice */
+    size_t my_len;  /* bytes reserved in the slice (rounded) */
+    armcii_mr_t mr; /* registration of my block, when the fabric is in use */
     int registered;
-    MPI_Comm comm;       /* communicator it was allocated over (not owned) */
-    int cache_mode;      /* ARMCIX_CACHE_*: how this process caches gets from it */
+    MPI_Comm comm;  /* communicator it was allocated over (not owned) */
+    int cache_mode; /* ARMCIX_CACHE_*: how this process caches gets from it */
     struct armcii_alloc *next;
 } armcii_alloc_t;
 
@@ -61,9 +61,9 @@ typedef struct {
                                  buffers for the exchange between nodes) */
     uint64_t bar_count;       /* node barrier (used in node rank 0's slot) */
     uint64_t bar_gen;
-    uint64_t small_seq;       /* small collectives: the last call whose send data is staged */
-    char *small_buf;          /* ... in these two halves, alternately (see coll.c) */
-    uint64_t coll_private;    /* coll_buf[0] is private memory, read with process_vm_readv */
+    uint64_t small_seq;    /* small collectives: the last call whose send data is staged */
+    char *small_buf;       /* ... in these two halves, alternately (see coll.c) */
+    uint64_t coll_private; /* coll_buf[0] is private memory, read with process_vm_readv */
     char pad[128 - sizeof(pthread_mutex_t) - 5 * sizeof(char *) - 4 * sizeof(uint64_t)];
 } armcii_node_slot_t;
 _Static_assert(sizeof(armcii_node_slot_t) == 128, "a node slot is two cache lines");
@@ -92,17 +92,17 @@ typedef struct {
     size_t hw_l2, hw_l3;
 
     /* memory */
-    char *heap_base;        /* start of the node mapping (same address in every local process) */
-    size_t heap_len;        /* bytes mapped */
-    size_t slice_len;       /* bytes of one local rank's slice */
-    char *my_slice;         /* this process's slice */
-    int heap_fd;            /* backing shared-memory object (-1 for a private heap) */
+    char *heap_base;           /* start of the node mapping (same address in every local process) */
+    size_t heap_len;           /* bytes mapped */
+    size_t slice_len;          /* bytes of one local rank's slice */
+    char *my_slice;            /* this process's slice */
+    int heap_fd;               /* backing shared-memory object (-1 for a private heap) */
     armcii_node_slot_t *slots; /* node control blocks, indexed by node-local rank */
-    armcii_halloc_t halloc; /* allocator of my slice */
+    armcii_halloc_t halloc;    /* allocator of my slice */
     armcii_region_table_t regions;
     armcii_alloc_t *allocs;
-    ARMCI_Group world_group;   /* every process */
-    ARMCI_Group default_group; /* ARMCI_Group_set_default */
+    ARMCI_Group world_group;      /* every process */
+    ARMCI_Group default_group;    /* ARMCI_Group_set_default */
     unsigned long shm_limit_hint; /* ARMCI_Set_shm_limit, reported only */
 
     /* requests */
@@ -114,10 +114,10 @@ typedef struct {
     armcii_sel_limits_t limits;
 
     /* fabric */
-    int fabric;          /* libfabric is open */
-    int order_raw;       /* provider orders reads after writes (and atomics) to one target */
-    int order_waw;       /* provider orders writes after writes */
-    int order_sas;       /* provider orders sends after sends */
+    int fabric;    /* libfabric is open */
+    int order_raw; /* provider orders reads after writes (and atomics) to one target */
+    int order_waw; /* provider orders writes after writes */
+    int order_sas; /* provider orders sends after sends */
 
     /* progress */
     pthread_mutex_t lock; /* held by every ARMCI call and by the progress thread */
@@ -128,7 +128,7 @@ typedef struct {
      * then wait until what they sent has arrived, since the caller may next block in MPI
      * and never call ARMCI again until its peer, which waits for that data, does. */
     int sends_need_caller;
-    int ncopied; /* requests in flight of blocking calls that returned (armcii_req_finish) */
+    int ncopied;       /* requests in flight of blocking calls that returned (armcii_req_finish) */
     int progress_stop; /* set by the main thread, read by the progress thread: atomics */
     /* The thread runs where no process is bound (armcii_topo_progress_elsewhere) and the
      * node is not oversubscribed: it naps ARMCI_PROGRESS_INTERVAL_US, not 1 ms, and large
@@ -137,7 +137,7 @@ typedef struct {
     /* Waking the napping thread: a counter it sleeps on, and whether it sleeps. */
     int progress_kicks, progress_napping;
     int progress_wake_due; /* under the lock: wake the thread once the lock is released */
-    int in_progress; /* re-entrancy guard */
+    int in_progress;       /* re-entrancy guard */
     /* Empty polls of a wait between yields of the processor: 1 where processes outnumber
      * hardware threads (ARMCI_YIELD_IDLE), so a waiter gives the processor to the peer it
      * waits for; ARMCIX_Progress then yields too when it finds nothing to do. */
@@ -176,7 +176,8 @@ void armcii_shm_fini(void);
 armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
                                  size_t *rounded_p);
 void armcii_shm_free(size_t off, size_t rounded);
-/** dst[i] += scale * src[i] into memory of node-local process @p owner_node_rank, under its lock. */
+/** dst[i] += scale * src[i] into memory of node-local process @p owner_node_rank, under its lock.
+ */
 void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
                     size_t bytes);
 /** The accumulate lock of node-local process @p slot (0 when shared memory is off). */
@@ -189,8 +190,13 @@ static inline int armcii_slot_of(int rank)
 
 /* ---- accumulate and read-modify-write kernels (src/transport/acc_sw.c) ---- */
 
-enum { ARMCII_RMW_FADD32, ARMCII_RMW_FADD64, ARMCII_RMW_SWAP32, ARMCII_RMW_SWAP64,
-       ARMCII_RMW_CAS64 };
+enum {
+    ARMCII_RMW_FADD32,
+    ARMCII_RMW_FADD64,
+    ARMCII_RMW_SWAP32,
+    ARMCII_RMW_SWAP64,
+    ARMCII_RMW_CAS64
+};
 /** Atomically apply @p op at @p addr; @return the old value. @p extra: CAS comparand. */
 uint64_t armcii_rmw_apply(int op, void *addr, uint64_t operand, const void *extra);
 
@@ -227,9 +233,8 @@ void armcii_ofi_flush_all(const char *call);
 void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
 /** @return non-zero if libfabric atomics can accumulate @p type. */
 int armcii_ofi_acc_hw_ok(int type);
-armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
-                                  const void *src, size_t bytes, int target, uint64_t raddr,
-                                  uint64_t key);
+armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src,
+                                  size_t bytes, int target, uint64_t raddr, uint64_t key);
 
 /* Active-message builder: blocks of one operation to one target, packed into as few
  * messages as bounce buffers allow. Each message adds one to req->pending, completed by
@@ -260,8 +265,7 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
  *  poll closely (which takes the processor from the computing application). A
  *  nonblocking call's request of at least ARMCI_PROGRESS_WAKE_MIN @p bytes wakes the
  *  napping progress thread (armcii_progress_kick). */
-void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait,
-                       size_t bytes);
+void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
 /** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending

@@ -153,8 +153,8 @@ int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, s
             continue;
         }
         if (parse_one(row, s, field) != 0 || check_range(row, *field) != 0) {
-            snprintf(err, errlen, "%s=\"%s\" is not a valid value (%s; default %s)", row->name,
-                     s, row->help, row->def);
+            snprintf(err, errlen, "%s=\"%s\" is not a valid value (%s; default %s)", row->name, s,
+                     row->help, row->def);
             return -1;
         }
     }

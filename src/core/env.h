@@ -25,7 +25,7 @@ typedef enum {
  *  STR fields hold the text (empty by default). */
 typedef struct {
 #define ARMCII_ENV(field, type, def, help) ARMCII_ENV_FIELD_##type(field)
-#define ARMCII_ENV_SAME ARMCII_ENV
+#define ARMCII_ENV_SAME                    ARMCII_ENV
 #include "env_defs.h"
 #undef ARMCII_ENV_SAME
 #undef ARMCII_ENV

@@ -11,6 +11,8 @@
  *   sizes, which collective or protocol runs). ARMCI_Init compares these and refuses a
  *   mismatch.
  */
+/* One row per line, as docs.sh and a reader expect: */
+/* clang-format off */
 ARMCII_ENV(VERBOSE, BOOL, "0", "print the settings, the libfabric provider and the node layout at init (rank 0)")
 ARMCII_ENV_SAME(SHM, BOOL, "1", "reach same-node peers through the node's shared memory; 0 sends every peer through libfabric")
 ARMCII_ENV_SAME(NODE_SIZE, INT, "0", "treat each run of this many processes of a node as a node of its own (node memory shared within it, libfabric between them), to exercise the multi-node paths on one machine; 0: real nodes")
@@ -49,3 +51,4 @@ ARMCII_ENV(CACHE_BYTES, SIZE, "1M", "initial size of the get cache's storage buf
 ARMCII_ENV(CACHE_MAX_BYTES, SIZE, "64M", "the adaptive scheme grows the storage buffer up to this size")
 ARMCII_ENV(CACHE_ADAPTIVE, BOOL, "1", "resize the cache's index and buffer from its conflict and capacity evictions")
 ARMCII_ENV_SAME(CACHE_STATS, BOOL, "0", "at ARMCI_Finalize, print the get cache's hits, misses, evictions and resizes summed over all processes (rank 0)")
+/* clang-format on */

@@ -50,7 +50,7 @@ typedef struct {
     uint32_t cookie;
 } hb_msg_t;
 
-#define HB_ADDRS 4
+#define HB_ADDRS       4
 #define ERROR_GRACE_MS 1000
 /* What every process publishes at start-up (allgathered). */
 typedef struct {
@@ -332,8 +332,9 @@ armcii_status_t armcii_hb_init(void)
         socklen_t len = sizeof sa;
         if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
             listen(lfd, SOMAXCONN) != 0 || getsockname(lfd, (struct sockaddr *)&sa, &len) != 0)
-            armcii_fatal(call, "heartbeat: cannot listen on a TCP port: %s (ARMCI_LIVENESS_MS=0 "
-                               "runs without heartbeats)",
+            armcii_fatal(call,
+                         "heartbeat: cannot listen on a TCP port: %s (ARMCI_LIVENESS_MS=0 "
+                         "runs without heartbeats)",
                          strerror(errno));
         mine.port = ntohs(sa.sin_port);
         my_addresses(&mine);
@@ -387,8 +388,9 @@ armcii_status_t armcii_hb_init(void)
         struct pollfd p = {lfd, POLLIN, 0};
         double left = (double)armcii_g.env.TIMEOUT - (armcii_now() - t0);
         if (left <= 0 || poll(&p, 1, (int)(left * 1e3) + 1) <= 0)
-            armcii_fatal(call, "heartbeat: %d of this node's and other leaders' connections "
-                               "did not arrive within ARMCI_TIMEOUT (%ld s)",
+            armcii_fatal(call,
+                         "heartbeat: %d of this node's and other leaders' connections "
+                         "did not arrive within ARMCI_TIMEOUT (%ld s)",
                          nconn - k, armcii_g.env.TIMEOUT);
         int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)

@@ -114,8 +114,7 @@ int armcii_vector_check(const armci_giov_t *iov, int iov_len, char *err, size_t 
     return 0;
 }
 
-void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len,
-                        int local_is_src)
+void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len, int local_is_src)
 {
     memset(it, 0, sizeof(*it));
     it->vector = 1;

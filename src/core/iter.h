@@ -51,8 +51,7 @@ void armcii_iter_strided(armcii_iter_t *it, void *src, const int *src_stride, vo
 
 /** Check an I/O vector (non-NULL arrays, non-negative sizes); -1 and a message on error. */
 int armcii_vector_check(const armci_giov_t *iov, int iov_len, char *err, size_t errlen);
-void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len,
-                        int local_is_src);
+void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len, int local_is_src);
 
 /** Walk an explicit list of blocks (local and remote addresses already resolved). */
 void armcii_iter_list(armcii_iter_t *it, const armcii_blk_t *blocks, size_t n);

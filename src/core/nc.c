@@ -59,8 +59,8 @@ static const armcii_seg_t *seg_of(const char *call, int target, const char *r, s
 {
     const armcii_seg_t *seg = armcii_region_find(&armcii_g.regions, target, (uintptr_t)r, len);
     if (!seg) /* the API layer checked every block; this is a runtime defect */
-        armcii_fatal(call, "internal: block %p (+%zu) of process %d lost its segment",
-                     (void *)r, len, target);
+        armcii_fatal(call, "internal: block %p (+%zu) of process %d lost its segment", (void *)r,
+                     len, target);
     return seg;
 }
 

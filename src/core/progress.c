@@ -48,7 +48,6 @@ static void release(armcii_req_t *req)
     armcii_pool_release(&armcii_g.pool, req);
 }
 
-
 void armcii_req_op_done(armcii_req_t *req)
 {
     if (--req->pending == 0)
@@ -63,8 +62,7 @@ void armcii_req_issued(armcii_req_t *req)
     armcii_req_op_done(req);
 }
 
-void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait,
-                       size_t bytes)
+void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes)
 {
     if (blocking && !wait && !req->copied) { /* a deferred flagged put is, once sent */
         req->copied = 1;
@@ -133,8 +131,9 @@ void armcii_poll_waiting(const char *call, unsigned *idle)
 static void timed_out(const char *call, const char *what, int target, double waited)
 {
     armcii_live_blame(call, target); /* a lost process is the cause worth naming */
-    armcii_fatal(call, "%s to rank %d has not completed after %.0f s (provider %s; is rank %d "
-                       "alive and calling ARMCI? see ARMCI_TIMEOUT)",
+    armcii_fatal(call,
+                 "%s to rank %d has not completed after %.0f s (provider %s; is rank %d "
+                 "alive and calling ARMCI? see ARMCI_TIMEOUT)",
                  what, target, waited, armcii_ofi_provider(), target);
 }
 
@@ -162,8 +161,8 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
     if (armcii_g.env.WATCHDOG > 0 && !w->barked && now - w->t0 >= armcii_g.env.WATCHDOG) {
         w->barked = 1;
         if (target >= 0)
-            armcii_warn("watchdog: %s: %s to rank %d has waited %.0f s and is still waiting",
-                        call, what, target, now - w->t0);
+            armcii_warn("watchdog: %s: %s to rank %d has waited %.0f s and is still waiting", call,
+                        what, target, now - w->t0);
         else
             armcii_warn("watchdog: %s: %s has waited %.0f s and is still waiting", call, what,
                         now - w->t0);
@@ -185,8 +184,8 @@ void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const ch
         return;
     w->barked = 1;
     if (rank >= 0)
-        armcii_warn("watchdog: %s: has waited %.0f s for rank %d to %s, and is still waiting",
-                    call, now - w->t0, rank, to_do);
+        armcii_warn("watchdog: %s: has waited %.0f s for rank %d to %s, and is still waiting", call,
+                    now - w->t0, rank, to_do);
     else
         armcii_warn("watchdog: %s: has waited %.0f s for the node's processes to %s, and is "
                     "still waiting",

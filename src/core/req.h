@@ -11,22 +11,22 @@
 #include <armci.h>
 
 typedef enum {
-    ARMCII_REQ_GET,    /* RMA read */
-    ARMCII_REQ_PUT,    /* RMA write */
-    ARMCII_REQ_AM,     /* applied or answered by the target's handler (active messages) */
-    ARMCII_REQ_ACC_HW  /* accumulate through libfabric atomics */
+    ARMCII_REQ_GET,   /* RMA read */
+    ARMCII_REQ_PUT,   /* RMA write */
+    ARMCII_REQ_AM,    /* applied or answered by the target's handler (active messages) */
+    ARMCII_REQ_ACC_HW /* accumulate through libfabric atomics */
 } armcii_req_kind_t;
 
 typedef struct armcii_req {
-    uint32_t gen;     /* bumped whenever the slot is released */
+    uint32_t gen; /* bumped whenever the slot is released */
     uint8_t in_use;
-    uint8_t kind;     /* armcii_req_kind_t */
-    uint8_t implicit; /* issued without a handle (completed by WaitProc/WaitAll/fence) */
+    uint8_t kind;       /* armcii_req_kind_t */
+    uint8_t implicit;   /* issued without a handle (completed by WaitProc/WaitAll/fence) */
     uint8_t cache_fill; /* scratch is a cache fill record (src/cache/runtime.c) */
-    uint8_t copied;   /* a blocking call's: the caller's data is out, only an ack is due */
+    uint8_t copied;     /* a blocking call's: the caller's data is out, only an ack is due */
     int target;
-    int pending;      /* transport operations not yet completed */
-    void *scratch;    /* memory owned by the request, freed on completion */
+    int pending;                      /* transport operations not yet completed */
+    void *scratch;                    /* memory owned by the request, freed on completion */
     struct armcii_req *older, *newer; /* active requests in issue order */
     struct armcii_req *next_flagged;  /* a flagged put's: the next one to the same target
                                        * whose acknowledgement is deferred (src/transport/am.c) */
@@ -62,12 +62,12 @@ enum {
 };
 
 typedef enum {
-    ARMCII_HDL_BAD,     /* not a handle ARMCI initialised or produced */
-    ARMCII_HDL_IDLE,    /* initialised, no operation issued on it */
-    ARMCII_HDL_ACTIVE,  /* its request is in flight */
-    ARMCII_HDL_DONE,    /* its request completed; not yet waited for */
-    ARMCII_HDL_TESTED,  /* ARMCI_Test reported completion */
-    ARMCII_HDL_WAITED   /* ARMCI_Wait returned for it already */
+    ARMCII_HDL_BAD,    /* not a handle ARMCI initialised or produced */
+    ARMCII_HDL_IDLE,   /* initialised, no operation issued on it */
+    ARMCII_HDL_ACTIVE, /* its request is in flight */
+    ARMCII_HDL_DONE,   /* its request completed; not yet waited for */
+    ARMCII_HDL_TESTED, /* ARMCI_Test reported completion */
+    ARMCII_HDL_WAITED  /* ARMCI_Wait returned for it already */
 } armcii_hdl_state_t;
 
 void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate);

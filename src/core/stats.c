@@ -10,7 +10,7 @@
 armcii_stats_t armcii_stats;
 
 static const char *kind_names[ARMCII_OP_NKIND] = {"get", "put", "acc", "rmw"};
-static const char *path_names[ARMCII_ST_NPATH] = {"local", "direct", "inject",
+static const char *path_names[ARMCII_ST_NPATH] = {"local",    "direct",  "inject",
                                                   "buffered", "message", "atomic"};
 
 static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collectives morton",
@@ -102,7 +102,8 @@ void armcii_stats_report(void)
     if (armcii_g.env.STATS_FILE[0]) {
         FILE *f = fopen(armcii_g.env.STATS_FILE, "w");
         if (!f) {
-            armcii_warn("ARMCI_Finalize: cannot write ARMCI_STATS_FILE %s", armcii_g.env.STATS_FILE);
+            armcii_warn("ARMCI_Finalize: cannot write ARMCI_STATS_FILE %s",
+                        armcii_g.env.STATS_FILE);
         } else {
             fprintf(f, "{\"processes\": %d, \"counters\": {\n", P);
             for (int k = 0; k < NFLAT; k++) {

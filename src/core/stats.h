@@ -37,14 +37,14 @@ typedef struct {
     long coll_cma_blocks; /* blocks read from another process's private memory */
     long bytes[ARMCII_OP_NKIND];
     long agg_ops, agg_flushes;
-    long progress_wakeups; /* progress-thread polls that found work */
-    long progress_woken;   /* naps cut short by a large nonblocking transfer (atomic) */
+    long progress_wakeups;        /* progress-thread polls that found work */
+    long progress_woken;          /* naps cut short by a large nonblocking transfer (atomic) */
     long progress_wake_preempted; /* ... whose thread took the caller's processor (atomic) */
-    long eagain_retries;   /* provider queue full, retried */
-    long idle_yields;      /* ARMCIX_Progress calls that found nothing and yielded */
-    long acks_sent;        /* acknowledgement messages of their own (not riding on others) */
-    long acks_wanted;      /* deferred acknowledgements asked for (src/transport/am.c) */
-    double wait_seconds;   /* time spent waiting for completions */
+    long eagain_retries;          /* provider queue full, retried */
+    long idle_yields;             /* ARMCIX_Progress calls that found nothing and yielded */
+    long acks_sent;               /* acknowledgement messages of their own (not riding on others) */
+    long acks_wanted;             /* deferred acknowledgements asked for (src/transport/am.c) */
+    double wait_seconds;          /* time spent waiting for completions */
 } armcii_stats_t;
 
 extern armcii_stats_t armcii_stats;

@@ -55,8 +55,8 @@ static void progress_cpus_choose(hwloc_topology_t topo, MPI_Comm machine)
         hwloc_bitmap_copy(bound, allowed);
     machine_bound(allowed, bound, used, machine);
     armcii_cpus_choice_t c;
-    if (armcii_cpus_choose(armcii_g.env.PROGRESS_CPUS, allowed, bound, used,
-                           armcii_g.machine_size, set, &c) != 0)
+    if (armcii_cpus_choose(armcii_g.env.PROGRESS_CPUS, allowed, bound, used, armcii_g.machine_size,
+                           set, &c) != 0)
         armcii_fatal("ARMCI_Init", "%s", c.desc);
     progress_elsewhere = c.elsewhere;
     snprintf(progress_desc, sizeof progress_desc, "%s", c.desc);

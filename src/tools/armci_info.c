@@ -19,10 +19,10 @@
 /* Appended to the help of the settings ARMCI_Init compares across processes. */
 #define SAME_NOTE " (the same on every process)"
 
-static const char *const acc_names[6] = {"int", "long", "float", "double", "complex",
-                                         "double complex"};
-static const enum fi_datatype acc_fi[6] = {FI_INT32, FI_INT64, FI_FLOAT, FI_DOUBLE,
-                                           FI_FLOAT_COMPLEX, FI_DOUBLE_COMPLEX};
+static const char *const acc_names[6] = {"int",    "long",    "float",
+                                         "double", "complex", "double complex"};
+static const enum fi_datatype acc_fi[6] = {FI_INT32,  FI_INT64,         FI_FLOAT,
+                                           FI_DOUBLE, FI_FLOAT_COMPLEX, FI_DOUBLE_COMPLEX};
 
 typedef struct {
     char name[64];
@@ -42,11 +42,10 @@ static void probe_atomics(struct fi_info *info, prov_t *p)
     struct fid_ep *ep = NULL;
     struct fi_av_attr av_attr = {.type = FI_AV_TABLE};
     struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_CONTEXT};
-    if (fi_fabric(info->fabric_attr, &fab, NULL) == 0 &&
-        fi_domain(fab, info, &dom, NULL) == 0 && fi_av_open(dom, &av_attr, &av, NULL) == 0 &&
-        fi_cq_open(dom, &cq_attr, &cq, NULL) == 0 && fi_endpoint(dom, info, &ep, NULL) == 0 &&
-        fi_ep_bind(ep, &av->fid, 0) == 0 && fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV) == 0 &&
-        fi_enable(ep) == 0) {
+    if (fi_fabric(info->fabric_attr, &fab, NULL) == 0 && fi_domain(fab, info, &dom, NULL) == 0 &&
+        fi_av_open(dom, &av_attr, &av, NULL) == 0 && fi_cq_open(dom, &cq_attr, &cq, NULL) == 0 &&
+        fi_endpoint(dom, info, &ep, NULL) == 0 && fi_ep_bind(ep, &av->fid, 0) == 0 &&
+        fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV) == 0 && fi_enable(ep) == 0) {
         p->opened = 1;
         for (int t = 0; t < 6; t++) {
             size_t count = 0;
@@ -120,8 +119,7 @@ static void mr_mode_text(uint64_t m, char *buf, size_t len)
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
         if (m & bits[i].bit)
-            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "",
-                     bits[i].name);
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", bits[i].name);
     if (!buf[0])
         snprintf(buf, len, "none");
 }
@@ -215,8 +213,8 @@ int main(int argc, char **argv)
             json_str(prov[i].name);
             printf(", \"inject_size\": %zu, \"iov_limit\": %zu, \"rma_iov_limit\": %zu, "
                    "\"progress\": \"%s\", \"mr_mode\": \"%s\", \"atomics\": {",
-                   prov[i].inject, prov[i].iov, prov[i].rma_iov,
-                   prov[i].manual ? "manual" : "auto", mr);
+                   prov[i].inject, prov[i].iov, prov[i].rma_iov, prov[i].manual ? "manual" : "auto",
+                   mr);
             for (int t = 0; t < 6; t++)
                 printf("%s\"%s\": %s", t ? ", " : "", acc_names[t],
                        prov[i].acc[t] ? "true" : "false");
@@ -249,8 +247,8 @@ int main(int argc, char **argv)
                "progress", "mr_mode", "atomics (sum): int long float double cpl dcpl");
         for (int i = 0; i < np; i++) {
             mr_mode_text(prov[i].mr_mode, mr, sizeof(mr));
-            printf("  %-16s %7zu %4zu %7zu %-8s %-24s ", prov[i].name, prov[i].inject,
-                   prov[i].iov, prov[i].rma_iov, prov[i].manual ? "manual" : "auto", mr);
+            printf("  %-16s %7zu %4zu %7zu %-8s %-24s ", prov[i].name, prov[i].inject, prov[i].iov,
+                   prov[i].rma_iov, prov[i].manual ? "manual" : "auto", mr);
             if (!prov[i].opened)
                 printf("(not probed)");
             for (int t = 0; t < 6 && prov[i].opened; t++)

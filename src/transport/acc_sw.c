@@ -58,8 +58,8 @@ size_t armcii_acc_type_size(int type)
 #define ACC_CLONES target_clones("avx2", "default")
 #endif
 #define FAST_LOOP(name, T)                                                                         \
-    __attribute__((optimize("O3", "unroll-loops"), ACC_CLONES)) static void                       \
-        name(T *restrict d, const T *restrict s, T a, size_t n)                                    \
+    __attribute__((optimize("O3", "unroll-loops"), ACC_CLONES)) static void name(                  \
+        T *restrict d, const T *restrict s, T a, size_t n)                                         \
     {                                                                                              \
         for (size_t i = 0; i < n; i++)                                                             \
             d[i] += a * s[i];                                                                      \

@@ -56,12 +56,12 @@ enum {
 typedef struct {
     uint32_t kind;
     int32_t src;
-    int32_t type;     /* ACCV: element type; RMW: operation */
-    uint32_t nblk;    /* records / entries */
-    uint32_t seq;     /* requests: the origin's count of requests to this target */
-    uint32_t acked;   /* every message: the receiver's requests the sender has applied */
-    uint64_t cookie;  /* the origin's: request slot << 32 | generation, or a context */
-    uint64_t arg[2];  /* RMW: address, operand (and comparand); PUTF: flag address, value */
+    int32_t type;    /* ACCV: element type; RMW: operation */
+    uint32_t nblk;   /* records / entries */
+    uint32_t seq;    /* requests: the origin's count of requests to this target */
+    uint32_t acked;  /* every message: the receiver's requests the sender has applied */
+    uint64_t cookie; /* the origin's: request slot << 32 | generation, or a context */
+    uint64_t arg[2]; /* RMW: address, operand (and comparand); PUTF: flag address, value */
     unsigned char scale[16];
 } am_hdr_t;
 
@@ -76,7 +76,7 @@ typedef struct {
 typedef struct pending {
     struct pending *next;
     int to;
-    void *buf;      /* bounce buffer, or malloc'd (ack, queued request) */
+    void *buf; /* bounce buffer, or malloc'd (ack, queued request) */
     size_t len;
     int is_bounce;
     int is_request; /* a received GETV waiting for a bounce buffer to answer from */
@@ -121,10 +121,10 @@ static int reached(uint32_t a, uint32_t b)
 typedef struct {
     uint32_t magic;
     armcii_req_t *req;
-    size_t n;       /* GETV: blocks to scatter */
+    size_t n; /* GETV: blocks to scatter */
     char **lptr;
     size_t *llen;
-    void *result;   /* RMW: where the old value goes */
+    void *result; /* RMW: where the old value goes */
     size_t rsize;
 } am_ctx_t;
 
@@ -192,8 +192,8 @@ static int try_send_bounce(int to, void *b, size_t len)
     op->kind = OFI_OP_SEND;
     op->target = to;
     op->bounce = b;
-    int rc = (int)fi_send(armcii_ofi.ep, b, len, armcii_ofi.bounce_mr.desc,
-                          armcii_ofi.addrs[to], &op->ctx);
+    int rc = (int)fi_send(armcii_ofi.ep, b, len, armcii_ofi.bounce_mr.desc, armcii_ofi.addrs[to],
+                          &op->ctx);
     if (rc != 0)
         armcii_ofi_op_put(op);
     return rc;
@@ -354,8 +354,9 @@ static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
 {
     if (len > 0 &&
         !armcii_region_find(&armcii_g.regions, armcii_g.rank, (uintptr_t)addr, (size_t)len))
-        armcii_fatal(tcall, "rank %d reaches %p (+%llu bytes), outside every ARMCI allocation "
-                            "of this rank",
+        armcii_fatal(tcall,
+                     "rank %d reaches %p (+%llu bytes), outside every ARMCI allocation "
+                     "of this rank",
                      h->src, (void *)(uintptr_t)addr, (unsigned long long)len);
 }
 
@@ -453,8 +454,9 @@ static int answer_getv(const am_hdr_t *h, size_t len)
         total += e[i].len;
     }
     if (total > armcii_ofi.bounce_size - sizeof(am_hdr_t))
-        armcii_fatal(tcall, "get request from rank %d asks for %zu bytes in one reply (more "
-                            "than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
+        armcii_fatal(tcall,
+                     "get request from rank %d asks for %zu bytes in one reply (more "
+                     "than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
                      h->src, total);
     char *b = armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
     am_hdr_t *r = (am_hdr_t *)b;
@@ -496,8 +498,8 @@ static void do_rmw(const am_hdr_t *h)
     uint64_t addr = h->arg[0];
     size_t size = (h->type == ARMCII_RMW_FADD32 || h->type == ARMCII_RMW_SWAP32) ? 4 : 8;
     if (addr % size != 0)
-        armcii_fatal(tcall, "read-modify-write from rank %d at %p is not %zu-byte aligned",
-                     h->src, (void *)(uintptr_t)addr, size);
+        armcii_fatal(tcall, "read-modify-write from rank %d at %p is not %zu-byte aligned", h->src,
+                     (void *)(uintptr_t)addr, size);
     check_range(h, addr, size);
     am_hdr_t r = {.kind = AM_RMW_REPLY, .src = armcii_g.rank, .cookie = h->cookie};
     r.arg[0] = armcii_rmw_apply(h->type, (void *)(uintptr_t)addr, h->arg[1], h->scale);
@@ -820,8 +822,7 @@ armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void 
     memcpy(h->scale, &comparand, sizeof(comparand));
     req->pending++;
     h->seq = am.seq_out[target]++;
-    OFI_RETRY(call, "fi_send (read-modify-write)", target,
-              try_send_bounce(target, b, sizeof(*h)));
+    OFI_RETRY(call, "fi_send (read-modify-write)", target, try_send_bounce(target, b, sizeof(*h)));
     return ARMCII_OK;
 }
 

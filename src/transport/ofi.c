@@ -37,11 +37,12 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, double *t
         *t0 = now;
     else if (now - *t0 > (double)armcii_g.env.TIMEOUT) {
         armcii_live_blame(call, target);
-        armcii_fatal(call, "%s to rank %d: the provider's queue stayed full for %ld s "
-                           "(provider %s; see ARMCI_TIMEOUT)",
+        armcii_fatal(call,
+                     "%s to rank %d: the provider's queue stayed full for %ld s "
+                     "(provider %s; see ARMCI_TIMEOUT)",
                      what, target, armcii_g.env.TIMEOUT, armcii_ofi_provider());
     } else if (armcii_g.env.WATCHDOG > 0 && barked_for != *t0 &&
-             now - *t0 >= armcii_g.env.WATCHDOG) {
+               now - *t0 >= armcii_g.env.WATCHDOG) {
         barked_for = *t0;
         armcii_warn("watchdog: %s: %s to rank %d has been retried for %.0f s (the provider's "
                     "queue is full or the connection is not made yet) and is still waiting",
@@ -86,8 +87,9 @@ void *armcii_ofi_bounce_get(const char *call)
          * one. This is where the oldest holder gets completed. */
         armcii_poll_waiting(call, &idle);
         if (armcii_now() - t0 > (double)armcii_g.env.TIMEOUT)
-            armcii_fatal(call, "no bounce buffer came free in %ld s (%d in use; see "
-                               "ARMCI_BOUNCE_COUNT and ARMCI_TIMEOUT)",
+            armcii_fatal(call,
+                         "no bounce buffer came free in %ld s (%d in use; see "
+                         "ARMCI_BOUNCE_COUNT and ARMCI_TIMEOUT)",
                          armcii_g.env.TIMEOUT, armcii_ofi.bounce_count);
     }
     return armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
@@ -117,8 +119,7 @@ armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armci
                     call, len, armcii_ofi.mr_max, armcii_ofi.mr_max_from);
         return ARMCII_ENOMEM;
     }
-    int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, armcii_ofi.next_key++, 0, &mr,
-                       NULL);
+    int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, armcii_ofi.next_key++, 0, &mr, NULL);
     if (rc != 0) {
         armcii_warn("%s: registering %zu bytes at %p with libfabric failed: %s", call, len, buf,
                     fi_strerror(-rc));
@@ -192,8 +193,7 @@ static struct fi_info *pick(struct fi_info *list)
 }
 
 /* Ask @p prov again with the ordering we can use; its answer if it gives one. */
-static struct fi_info *with_ordering(const struct fi_info *chosen, int atomics, int dc,
-                                     int manual)
+static struct fi_info *with_ordering(const struct fi_info *chosen, int atomics, int dc, int manual)
 {
     struct fi_info *hints = make_hints(atomics, dc, manual, 1), *list = NULL;
     hints->fabric_attr->prov_name = strdup(chosen->fabric_attr->prov_name);
@@ -212,8 +212,8 @@ armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *
      * provider is libfabric's first choice for these; ordering is asked for afterwards,
      * from that provider only, so that it never decides which provider runs (asking for it
      * up front made udp;ofi_rxd win over tcp;ofi_rxm). */
-    static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0}, {1, 0, 1},
-                                   {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
+    static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0},
+                                   {1, 0, 1}, {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
     for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
         struct fi_info *hints = make_hints(tries[t][0], tries[t][1], tries[t][2], 0);
         struct fi_info *list = NULL;
@@ -238,8 +238,8 @@ armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *
 
 static armcii_status_t getinfo(void)
 {
-    armcii_status_t st = armcii_ofi_choose(&armcii_ofi.info, &armcii_ofi.atomic_cap,
-                                           &armcii_ofi.delivery_complete);
+    armcii_status_t st =
+        armcii_ofi_choose(&armcii_ofi.info, &armcii_ofi.atomic_cap, &armcii_ofi.delivery_complete);
     if (st == ARMCII_EFABRIC)
         armcii_warn("ARMCI_Init: no libfabric provider offers RDM endpoints with RMA and "
                     "messages (check FI_PROVIDER and `fi_info -t FI_EP_RDM -c FI_RMA`)");
@@ -250,7 +250,7 @@ static armcii_status_t getinfo(void)
     do {                                                                                           \
         int rc_ = (expr);                                                                          \
         if (rc_ != 0) {                                                                            \
-            armcii_warn("ARMCI_Init: %s failed: %s (provider %s)", what, fi_strerror(-rc_),       \
+            armcii_warn("ARMCI_Init: %s failed: %s (provider %s)", what, fi_strerror(-rc_),        \
                         armcii_ofi_provider());                                                    \
             return ARMCII_EFABRIC;                                                                 \
         }                                                                                          \
@@ -470,7 +470,6 @@ int armcii_ofi_manual_progress(void)
     return armcii_ofi.info && armcii_ofi.manual;
 }
 
-
 void armcii_ofi_describe(void (*emit)(const char *line))
 {
     char line[256];
@@ -486,14 +485,14 @@ void armcii_ofi_describe(void (*emit)(const char *line))
              i->tx_attr->iov_limit, i->tx_attr->rma_iov_limit,
              (unsigned long long)armcii_ofi.mr_mode, armcii_ofi.manual ? "manual" : "auto",
              armcii_ofi.delivery_complete ? "delivery" : "transmit",
-             armcii_g.limits.acc_hw ? "native" : "software",
-             armcii_g.order_raw ? " raw" : "", armcii_g.order_waw ? " waw" : "",
-             armcii_g.order_sas ? " sas" : "",
+             armcii_g.limits.acc_hw ? "native" : "software", armcii_g.order_raw ? " raw" : "",
+             armcii_g.order_waw ? " waw" : "", armcii_g.order_sas ? " sas" : "",
              armcii_g.order_raw || armcii_g.order_waw || armcii_g.order_sas ? "" : " none");
     emit(line);
     const char *eager = getenv("FI_OFI_RXM_EAGER_LIMIT");
     if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && eager) {
-        snprintf(line, sizeof(line), "libfabric: FI_OFI_RXM_EAGER_LIMIT=%s (ARMCI_TCP_EAGER)", eager);
+        snprintf(line, sizeof(line), "libfabric: FI_OFI_RXM_EAGER_LIMIT=%s (ARMCI_TCP_EAGER)",
+                 eager);
         emit(line);
     }
 }

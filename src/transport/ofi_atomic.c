@@ -19,8 +19,10 @@ static const struct {
     enum fi_datatype dt;
     enum fi_op op;
 } rmw_fi[] = {
-    [ARMCII_RMW_FADD32] = {FI_INT32, FI_SUM},         [ARMCII_RMW_FADD64] = {FI_INT64, FI_SUM},
-    [ARMCII_RMW_SWAP32] = {FI_UINT32, FI_ATOMIC_WRITE}, [ARMCII_RMW_SWAP64] = {FI_UINT64, FI_ATOMIC_WRITE},
+    [ARMCII_RMW_FADD32] = {FI_INT32, FI_SUM},
+    [ARMCII_RMW_FADD64] = {FI_INT64, FI_SUM},
+    [ARMCII_RMW_SWAP32] = {FI_UINT32, FI_ATOMIC_WRITE},
+    [ARMCII_RMW_SWAP64] = {FI_UINT64, FI_ATOMIC_WRITE},
     [ARMCII_RMW_CAS64] = {FI_UINT64, FI_CSWAP},
 };
 static int rmw_ok[5];
@@ -72,13 +74,13 @@ void armcii_ofi_atomic_probe(void)
      * which rules out providers that need local registration. */
     for (int op = 0; op < 5; op++) {
         size_t count = 0;
-        rmw_ok[op] = armcii_ofi.atomic_cap &&
-                     (op == ARMCII_RMW_CAS64
-                          ? fi_compare_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op,
-                                                   &count) == 0
-                          : fi_fetch_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op,
-                                                 &count) == 0) &&
-                     count > 0;
+        rmw_ok[op] =
+            armcii_ofi.atomic_cap &&
+            (op == ARMCII_RMW_CAS64
+                 ? fi_compare_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op, &count) == 0
+                 : fi_fetch_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op, &count) ==
+                       0) &&
+            count > 0;
     }
     long want = armcii_g.env.ACC_NATIVE;
     int shm_peers = armcii_g.shm && armcii_g.node_size > 1;
@@ -100,9 +102,8 @@ int armcii_ofi_acc_hw_ok(int type)
     return armcii_g.limits.acc_hw && type >= 0 && type < 6 && armcii_ofi.hw_count_ok[type];
 }
 
-armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
-                                  const void *src, size_t bytes, int target, uint64_t raddr,
-                                  uint64_t key)
+armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src,
+                                  size_t bytes, int target, uint64_t raddr, uint64_t key)
 {
     size_t esize = armcii_acc_type_size(type);
     size_t total = bytes / esize;

@@ -42,8 +42,8 @@ typedef struct {
     int delivery_complete; /* a write's completion means it reached the target's memory */
     int manual;            /* data progress is manual */
     int atomic_cap;
-    int hw_count_ok[6];    /* per ARMCI_ACC_* type: libfabric atomics accept it */
-    size_t msg_max;        /* the most one fi_read or fi_write moves (ARMCI_MSG_MAX) */
+    int hw_count_ok[6]; /* per ARMCI_ACC_* type: libfabric atomics accept it */
+    size_t msg_max;     /* the most one fi_read or fi_write moves (ARMCI_MSG_MAX) */
 
     /* bounce buffers: one registered slab */
     char *bounce_slab;
@@ -57,9 +57,9 @@ typedef struct {
     uint64_t flush_word;
     armcii_mr_t flush_mr;
     uint64_t *flush_addr, *flush_key;
-    long ops_out;             /* operation contexts taken, posted receives not counted */
-    long mr_live, mr_max;     /* registrations held, and the most allowed (0: no limit) */
-    const char *mr_max_from;  /* where mr_max comes from, for the message */
+    long ops_out;            /* operation contexts taken, posted receives not counted */
+    long mr_live, mr_max;    /* registrations held, and the most allowed (0: no limit) */
+    const char *mr_max_from; /* where mr_max comes from, for the message */
     int *unflushed; /* per target: writes whose completion did not mean remote completion */
     armcii_req_t **flush_reqs; /* armcii_ofi_flush_all: the reads in flight ... */
     uint32_t *flush_gens;      /* ... and their generations */

@@ -29,7 +29,7 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define HEAP_ALIGN 4096
+#define HEAP_ALIGN  4096
 #define PLACE_TRIES 16
 
 static size_t round_up(size_t v, size_t a)
@@ -72,8 +72,8 @@ static armcii_status_t heap_extent(int n, size_t ctrl, size_t *total_p)
             return ARMCII_OK;
         }
         snprintf(why, sizeof why,
-                 "%s%zu bytes are more address space than this process can reserve (%s)",
-                 who, *total_p, strerror(errno));
+                 "%s%zu bytes are more address space than this process can reserve (%s)", who,
+                 *total_p, strerror(errno));
     }
     armcii_warn("ARMCI_Init: ARMCI_SHM_HEAP_SIZE=%ld is too large: %s; lower it (it is address "
                 "space reserved per process, backed only by what ARMCI_Malloc allocates)",
@@ -87,8 +87,8 @@ static armcii_status_t private_heap(void)
     size_t ctrl = round_up(sizeof(armcii_node_slot_t), HEAP_ALIGN), total;
     if (heap_extent(1, ctrl, &total) != ARMCII_OK)
         return ARMCII_ENOMEM;
-    void *p = mmap(NULL, total, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
     if (p == MAP_FAILED) {
         armcii_warn("ARMCI_Init: cannot reserve %zu bytes of address space: %s", total,
                     strerror(errno));
@@ -154,8 +154,8 @@ static armcii_status_t open_object(size_t total, char *name, size_t namelen)
         armcii_g.heap_fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
         if (armcii_g.heap_fd < 0 || ftruncate(armcii_g.heap_fd, (off_t)total) != 0) {
             err = errno;
-            armcii_warn("ARMCI_Init: cannot create shared-memory object %s of %zu bytes: %s",
-                        name, total, strerror(err));
+            armcii_warn("ARMCI_Init: cannot create shared-memory object %s of %zu bytes: %s", name,
+                        total, strerror(err));
         }
     }
     MPI_Bcast(&err, 1, MPI_INT, 0, armcii_g.node_comm);
@@ -235,8 +235,7 @@ armcii_status_t armcii_shm_init(void)
     if (!armcii_g.shm) {
         st = private_heap();
     } else {
-        size_t ctrl = round_up((size_t)armcii_g.node_size * sizeof(armcii_node_slot_t),
-                               HEAP_ALIGN);
+        size_t ctrl = round_up((size_t)armcii_g.node_size * sizeof(armcii_node_slot_t), HEAP_ALIGN);
         size_t total = 0;
         char name[64] = {0};
         st = heap_extent(armcii_g.node_size, ctrl, &total);
@@ -253,8 +252,8 @@ armcii_status_t armcii_shm_init(void)
         if (st == ARMCII_OK) {
             armcii_g.heap_len = total;
             armcii_g.slots = (armcii_node_slot_t *)armcii_g.heap_base;
-            armcii_g.my_slice = armcii_g.heap_base + ctrl +
-                                (size_t)armcii_g.node_rank * armcii_g.slice_len;
+            armcii_g.my_slice =
+                armcii_g.heap_base + ctrl + (size_t)armcii_g.node_rank * armcii_g.slice_len;
             if (init_slot(&armcii_g.slots[armcii_g.node_rank]) != 0)
                 st = ARMCII_ESYS;
         }
@@ -335,8 +334,8 @@ static int ensure_backed(size_t off, size_t len)
             return -1;
         /* anything skipped between the old mark and `off` is unbacked: remember it */
         if (off > backing.backed_end && backing.n < backing.cap)
-            backing.released[backing.n++] = (armcii_span_t){backing.backed_end,
-                                                            off - backing.backed_end};
+            backing.released[backing.n++] =
+                (armcii_span_t){backing.backed_end, off - backing.backed_end};
         backing.backed_end = end;
     }
     return 0;

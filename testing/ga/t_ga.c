@@ -23,7 +23,7 @@ static int me, np, checks, failed;
         checks++;                                                                                  \
         if (!(cond)) {                                                                             \
             if (failed < 20) {                                                                     \
-                fprintf(stderr, "rank %d: t_ga.c:%d: check failed: ", me, __LINE__);              \
+                fprintf(stderr, "rank %d: t_ga.c:%d: check failed: ", me, __LINE__);               \
                 fprintf(stderr, __VA_ARGS__);                                                      \
                 fprintf(stderr, "\n");                                                             \
             }                                                                                      \
@@ -45,20 +45,33 @@ static unsigned long rnd(unsigned long *s)
 static size_t esize(int type)
 {
     switch (type) {
-    case C_INT: return sizeof(int);
-    case C_LONG: return sizeof(long);
-    case C_DBL: return sizeof(double);
-    default: return sizeof(DoubleComplex);
+    case C_INT:
+        return sizeof(int);
+    case C_LONG:
+        return sizeof(long);
+    case C_DBL:
+        return sizeof(double);
+    default:
+        return sizeof(DoubleComplex);
     }
 }
 
 static void put_elem(int type, void *buf, size_t i, double re, double im)
 {
     switch (type) {
-    case C_INT: ((int *)buf)[i] = (int)re; break;
-    case C_LONG: ((long *)buf)[i] = (long)re; break;
-    case C_DBL: ((double *)buf)[i] = re; break;
-    default: ((DoubleComplex *)buf)[i].real = re; ((DoubleComplex *)buf)[i].imag = im; break;
+    case C_INT:
+        ((int *)buf)[i] = (int)re;
+        break;
+    case C_LONG:
+        ((long *)buf)[i] = (long)re;
+        break;
+    case C_DBL:
+        ((double *)buf)[i] = re;
+        break;
+    default:
+        ((DoubleComplex *)buf)[i].real = re;
+        ((DoubleComplex *)buf)[i].imag = im;
+        break;
     }
 }
 
@@ -66,10 +79,18 @@ static void get_elem(int type, const void *buf, size_t i, double *re, double *im
 {
     *im = 0;
     switch (type) {
-    case C_INT: *re = ((const int *)buf)[i]; break;
-    case C_LONG: *re = (double)((const long *)buf)[i]; break;
-    case C_DBL: *re = ((const double *)buf)[i]; break;
-    default: *re = ((const DoubleComplex *)buf)[i].real; *im = ((const DoubleComplex *)buf)[i].imag;
+    case C_INT:
+        *re = ((const int *)buf)[i];
+        break;
+    case C_LONG:
+        *re = (double)((const long *)buf)[i];
+        break;
+    case C_DBL:
+        *re = ((const double *)buf)[i];
+        break;
+    default:
+        *re = ((const DoubleComplex *)buf)[i].real;
+        *im = ((const DoubleComplex *)buf)[i].imag;
     }
 }
 
@@ -252,7 +273,8 @@ int main(int argc, char **argv)
         int dims[2] = {13, 17}, chunk[2] = {-1, -1};
         int g = NGA_Create(C_DBL, 2, dims, "scatter", chunk);
         GA_Zero(g);
-        int n = 0, *subs = malloc(2 * 13 * 17 * sizeof(int)), **sp = malloc(13 * 17 * sizeof(int *));
+        int n = 0, *subs = malloc(2 * 13 * 17 * sizeof(int)),
+            **sp = malloc(13 * 17 * sizeof(int *));
         double *v = malloc(13 * 17 * sizeof(double));
         for (int i = 0; i < 13; i++)
             for (int j = 0; j < 17; j++)
@@ -476,8 +498,8 @@ int main(int argc, char **argv)
         int pg = GA_Pgroup_create(list, n);
         if (me % 2 == 0) {
             GA_Pgroup_set_default(pg);
-            CHECK(GA_Nnodes() == n && GA_Nodeid() == me / 2, "group view %d of %d",
-                  GA_Nodeid(), GA_Nnodes());
+            CHECK(GA_Nnodes() == n && GA_Nodeid() == me / 2, "group view %d of %d", GA_Nodeid(),
+                  GA_Nnodes());
             int dims[1] = {60}, chunk[1] = {-1};
             int g = NGA_Create(C_DBL, 1, dims, "grouped", chunk);
             GA_Zero(g);

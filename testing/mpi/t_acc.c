@@ -11,8 +11,8 @@
 
 static int type_size(int t)
 {
-    static const int s[] = {sizeof(int), sizeof(long), sizeof(float), sizeof(double),
-                            sizeof(float complex), sizeof(double complex)};
+    static const int s[] = {sizeof(int),    sizeof(long),          sizeof(float),
+                            sizeof(double), sizeof(float complex), sizeof(double complex)};
     return s[t];
 }
 
@@ -35,24 +35,42 @@ static double complex scale_val(int t)
 static void store(int t, void *buf, int i, double complex v)
 {
     switch (t) {
-    case ARMCI_ACC_INT: ((int *)buf)[i] = (int)creal(v); break;
-    case ARMCI_ACC_LNG: ((long *)buf)[i] = (long)creal(v); break;
-    case ARMCI_ACC_FLT: ((float *)buf)[i] = (float)creal(v); break;
-    case ARMCI_ACC_DBL: ((double *)buf)[i] = creal(v); break;
-    case ARMCI_ACC_CPL: ((float complex *)buf)[i] = (float complex)v; break;
-    case ARMCI_ACC_DCP: ((double complex *)buf)[i] = v; break;
+    case ARMCI_ACC_INT:
+        ((int *)buf)[i] = (int)creal(v);
+        break;
+    case ARMCI_ACC_LNG:
+        ((long *)buf)[i] = (long)creal(v);
+        break;
+    case ARMCI_ACC_FLT:
+        ((float *)buf)[i] = (float)creal(v);
+        break;
+    case ARMCI_ACC_DBL:
+        ((double *)buf)[i] = creal(v);
+        break;
+    case ARMCI_ACC_CPL:
+        ((float complex *)buf)[i] = (float complex)v;
+        break;
+    case ARMCI_ACC_DCP:
+        ((double complex *)buf)[i] = v;
+        break;
     }
 }
 
 static double complex load(int t, const void *buf, int i)
 {
     switch (t) {
-    case ARMCI_ACC_INT: return ((const int *)buf)[i];
-    case ARMCI_ACC_LNG: return (double)((const long *)buf)[i];
-    case ARMCI_ACC_FLT: return ((const float *)buf)[i];
-    case ARMCI_ACC_DBL: return ((const double *)buf)[i];
-    case ARMCI_ACC_CPL: return ((const float complex *)buf)[i];
-    default: return ((const double complex *)buf)[i];
+    case ARMCI_ACC_INT:
+        return ((const int *)buf)[i];
+    case ARMCI_ACC_LNG:
+        return (double)((const long *)buf)[i];
+    case ARMCI_ACC_FLT:
+        return ((const float *)buf)[i];
+    case ARMCI_ACC_DBL:
+        return ((const double *)buf)[i];
+    case ARMCI_ACC_CPL:
+        return ((const float complex *)buf)[i];
+    default:
+        return ((const double complex *)buf)[i];
     }
 }
 

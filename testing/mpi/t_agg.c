@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         if (t_np > 2)
             CHECK(bad == 0, "value puts on two handles: %d wrong", bad);
         ARMCI_UNSET_AGGREGATE_HANDLE(&hp);
-        long v = 42; /* word 600: nobody checks it */
+        long v = 42;                                      /* word 600: nobody checks it */
         ARMCI_NbPut(&v, &slot_p[600], sizeof(v), p, &hp); /* a plain handle again */
         ARMCI_Wait(&hp);
         CHECK(ARMCI_GetValueLong(&slot_p[600], p) == 42, "handle used plain after unset");

@@ -221,7 +221,8 @@ static void test_strided_vs_contig(void)
     int ok = 1;
     for (int row = 0; row < 8; row++)
         for (int i = 0; i < 128; i++)
-            ok &= patch[row * 128 + i] == (i < 64 ? val(p, 5, (size_t)row * 512 + (size_t)i) : 0x5A);
+            ok &=
+                patch[row * 128 + i] == (i < 64 ? val(p, 5, (size_t)row * 512 + (size_t)i) : 0x5A);
     CHECK(ok, "strided get from a contiguous entry: rows right, gaps untouched");
     if (fabric)
         CHECK(hits() == h0 + 8, "strided get served from the cache, one hit per row (%ld)",
@@ -356,8 +357,7 @@ static void test_free(void)
     memset(b2[me], 2, 4096);
     ARMCI_Barrier();
     ARMCI_Get(b2[p], buf, 64, p);
-    CHECK(buf[0] == 2 && buf[63] == 2, "new allocation's data (same address: %d)",
-          old == b2[p]);
+    CHECK(buf[0] == 2 && buf[63] == 2, "new allocation's data (same address: %d)", old == b2[p]);
     ARMCI_Free(b2[me]);
     free(b2);
 }

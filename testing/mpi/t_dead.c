@@ -14,11 +14,11 @@
  * With T_DEAD_EXTERNAL=1 the victim does not kill itself: it calls ARMCIX_Progress until
  * GIVE_UP and something outside (cluster.sh: a kill, a link taken down, SIGSTOP) is the
  * fault; with T_DEAD_ERROR=1 it calls ARMCI_Error after DIE_AFTER seconds, which must end
- * the others too, even under a launcher that leaves them running. Every process says "t_dead: rank N: running (MODE), process PID" as it starts.
- * A survivor that is still running 40 s later prints "no error" and exits 3.
- * Mode "slow" kills nobody: the last rank sleeps SLOW seconds outside ARMCI while the others
- * get from it and wait for it in a barrier; with ARMCI_WATCHDOG set they must say so, and
- * the run then ends normally. Mode "slowcoll" does the same with collectives.
+ * the others too, even under a launcher that leaves them running. Every process says "t_dead: rank
+ * N: running (MODE), process PID" as it starts. A survivor that is still running 40 s later prints
+ * "no error" and exits 3. Mode "slow" kills nobody: the last rank sleeps SLOW seconds outside ARMCI
+ * while the others get from it and wait for it in a barrier; with ARMCI_WATCHDOG set they must say
+ * so, and the run then ends normally. Mode "slowcoll" does the same with collectives.
  */
 #include <mpi.h>
 #include <signal.h>

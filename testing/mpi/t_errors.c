@@ -40,7 +40,7 @@ int main(int argc, char **argv)
             ARMCI_Malloc(base, 4096);
     if (strcmp(c, "malloc_unbacked") == 0) /* fits the heap of ARMCI_SHM_HEAP_SIZE=16384G */
         ARMCI_Malloc(base, (armci_size_t)15 << 40); /* but not any node's memory */
-    if (strncmp(c, "group_", 6) == 0) { /* collective: every process makes and frees */
+    if (strncmp(c, "group_", 6) == 0) {             /* collective: every process makes and frees */
         int all[64];
         for (int i = 0; i < t_np && i < 64; i++)
             all[i] = i;

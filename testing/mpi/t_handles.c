@@ -189,8 +189,8 @@ int main(int argc, char **argv)
             }
             for (int k = 0; k < t_np; k++) {
                 int i = (t_me + t_np - k) % t_np;
-                rcbad += mix_get(srcb[i], getb + (size_t)i * MIX_SLOT, i,
-                                 &vs[(size_t)i * MIX_NSEG], &vd[(size_t)i * MIX_NSEG], NULL);
+                rcbad += mix_get(srcb[i], getb + (size_t)i * MIX_SLOT, i, &vs[(size_t)i * MIX_NSEG],
+                                 &vd[(size_t)i * MIX_NSEG], NULL);
             }
             int bad = 0, first = -1;
             if (round == 0) {

@@ -37,8 +37,8 @@ int main(int argc, char **argv)
     ARMCI_Init_args(&argc, &argv); /* the application */
     MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
     MPI_Comm_size(MPI_COMM_WORLD, &t_np);
-    ARMCI_Init();                               /* a library it uses */
-    ARMCI_Init_thread(MPI_THREAD_FUNNELED);     /* and one more */
+    ARMCI_Init();                           /* a library it uses */
+    ARMCI_Init_thread(MPI_THREAD_FUNNELED); /* and one more */
     CHECK(ARMCI_Initialized(), "not initialised after three ARMCI_Init calls");
     ring_check("after three inits");
 
@@ -67,8 +67,9 @@ int main(int argc, char **argv)
         ok_after = ok_after && !mpi_done;
     }
     if (!ok_after)
-        fprintf(stderr, "rank %d: t_init.c: after the last ARMCI_Finalize: initialised %d, "
-                        "MPI finalised %d\n",
+        fprintf(stderr,
+                "rank %d: t_init.c: after the last ARMCI_Finalize: initialised %d, "
+                "MPI finalised %d\n",
                 t_me, ARMCI_Initialized(), mpi_done);
     if (t_me == 0)
         printf("t_init: %d processes, %d checks, %d failed\n", t_np, sums[0] + 1,

@@ -77,8 +77,9 @@ int main(int argc, char **argv)
                 int zero = k == 2 || (k == 1 && t_me == 0) || (k == 3 && t_me == t_np - 1);
                 /* logical: nonzero values of several sizes; bitwise: overlapping bit
                  * patterns that differ between processes */
-                long v = zero ? 0 : logical ? (long)(t_me + 2) * (k + 1)
-                                            : (0x7F3CL >> (t_me % 5)) | (1L << (t_me + 16));
+                long v = zero      ? 0
+                         : logical ? (long)(t_me + 2) * (k + 1)
+                                   : (0x7F3CL >> (t_me % 5)) | (1L << (t_me + 16));
                 iv[k] = iref[k] = (int)v;
                 l[k] = lref[k] = v;
                 ll[k] = llref[k] = v;

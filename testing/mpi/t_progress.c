@@ -82,8 +82,8 @@ int main(int argc, char **argv)
                 worst = dt;
             CHECK(v == 4243, "got %ld", v);
         }
-        CHECK(worst < 0.100, "a get to a computing process took %.1f ms (path %d)",
-              worst * 1e3, ARMCIX_Path_of(1));
+        CHECK(worst < 0.100, "a get to a computing process took %.1f ms (path %d)", worst * 1e3,
+              ARMCIX_Path_of(1));
         printf("t_progress: worst get latency to a computing process %.3f ms (path %d)\n",
                worst * 1e3, ARMCIX_Path_of(1));
     }

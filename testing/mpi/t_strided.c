@@ -68,24 +68,42 @@ static size_t elem_size(int type)
 static void set_elem(int type, char *p, double v)
 {
     switch (type) {
-    case 0: *(int *)p = (int)v; break;
-    case 1: *(long *)p = (long)v; break;
-    case 2: *(float *)p = (float)v; break;
-    case 3: *(double *)p = v; break;
-    case 4: *(float complex *)p = (float)v + I * (float)(v / 2); break;
-    default: *(double complex *)p = v + I * (v / 2); break;
+    case 0:
+        *(int *)p = (int)v;
+        break;
+    case 1:
+        *(long *)p = (long)v;
+        break;
+    case 2:
+        *(float *)p = (float)v;
+        break;
+    case 3:
+        *(double *)p = v;
+        break;
+    case 4:
+        *(float complex *)p = (float)v + I * (float)(v / 2);
+        break;
+    default:
+        *(double complex *)p = v + I * (v / 2);
+        break;
     }
 }
 
 static double complex get_elem(int type, const char *p)
 {
     switch (type) {
-    case 0: return *(const int *)p;
-    case 1: return (double)*(const long *)p;
-    case 2: return *(const float *)p;
-    case 3: return *(const double *)p;
-    case 4: return *(const float complex *)p;
-    default: return *(const double complex *)p;
+    case 0:
+        return *(const int *)p;
+    case 1:
+        return (double)*(const long *)p;
+    case 2:
+        return *(const float *)p;
+    case 3:
+        return *(const double *)p;
+    case 4:
+        return *(const float complex *)p;
+    default:
+        return *(const double complex *)p;
     }
 }
 
@@ -181,9 +199,11 @@ int main(int argc, char **argv)
             }
         free(inblock);
         if (bad_acc + bad_gap + bad_put > reported) {
-            fprintf(stderr, "rank %d round %d: %s type %d levels %d block %d bytes, %zu blocks, to %d, %s\n",
-                    t_me, round, acc ? "acc" : "put", type, s.levels, s.count[0], n, p,
-                    nb ? "nonblocking" : "blocking");
+            fprintf(
+                stderr,
+                "rank %d round %d: %s type %d levels %d block %d bytes, %zu blocks, to %d, %s\n",
+                t_me, round, acc ? "acc" : "put", type, s.levels, s.count[0], n, p,
+                nb ? "nonblocking" : "blocking");
             reported = bad_acc + bad_gap + bad_put;
         }
         /* And the strided get of the same shape must return the source blocks. */

@@ -73,8 +73,7 @@ int main(int argc, char **argv)
             bad += all[i] != i;
         CHECK(bad == 0, "fetch-and-add returned values are not 0..%d each once (%d off)",
               N * t_np - 1, bad);
-        CHECK(*(int *)base[0] == N * t_np, "counter %d, expected %d", *(int *)base[0],
-              N * t_np);
+        CHECK(*(int *)base[0] == N * t_np, "counter %d, expected %d", *(int *)base[0], N * t_np);
         free(all);
     }
 

@@ -9,7 +9,7 @@
 #include "tester.h"
 
 #define THREADS 4
-#define SLOT 512 /* longs per (process, thread) slot */
+#define SLOT    512 /* longs per (process, thread) slot */
 
 static void **base;
 static int iters = 300;
@@ -93,8 +93,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < THREADS; t++)
         memcpy(mine + t * iters, fetched[t], iters * sizeof(int));
     int *all = malloc((size_t)total * sizeof(int));
-    MPI_Allgather(mine, THREADS * iters, MPI_INT, all, THREADS * iters, MPI_INT,
-                  MPI_COMM_WORLD);
+    MPI_Allgather(mine, THREADS * iters, MPI_INT, all, THREADS * iters, MPI_INT, MPI_COMM_WORLD);
     char *seen = calloc((size_t)total, 1);
     int dup = 0;
     for (int i = 0; i < total; i++)

@@ -78,9 +78,15 @@ static double latency(int op, void *remote, char *local, size_t n, int iters)
         double t0 = now();
         for (int i = 0; i < iters; i++) {
             switch (op) {
-            case OP_GET: ARMCI_Get(remote, local, (int)n, 1); break;
-            case OP_PUT: ARMCI_Put(local, remote, (int)n, 1); break;
-            case OP_ACC: ARMCI_Acc(ARMCI_ACC_DBL, &one, local, remote, (int)n, 1); break;
+            case OP_GET:
+                ARMCI_Get(remote, local, (int)n, 1);
+                break;
+            case OP_PUT:
+                ARMCI_Put(local, remote, (int)n, 1);
+                break;
+            case OP_ACC:
+                ARMCI_Acc(ARMCI_ACC_DBL, &one, local, remote, (int)n, 1);
+                break;
             default:
                 ARMCI_INIT_HANDLE(&h);
                 ARMCI_NbGet(remote, local, (int)n, 1, &h);
@@ -552,8 +558,8 @@ static void run_armci(void)
     for (int k = 0; k < (np == 2 ? 3 : 0); k++)
         for (int mode = 0; mode < 2; mode++) {
             size_t n = notify_sizes[k];
-            double us = notify_pingpong(base, me, local, n, mode,
-                                        fabric ? (n > 65536 ? 20 : 100) : 1000);
+            double us =
+                notify_pingpong(base, me, local, n, mode, fabric ? (n > 65536 ? 20 : 100) : 1000);
             if (me == 0)
                 emit(mode ? "put_fence_flag" : "put_flag", n, us, "us");
         }
@@ -611,7 +617,6 @@ static void run_raw_shm(void)
     MPI_Comm_free(&node);
 }
 
-
 #ifndef BENCH_ARMCI_MPI
 /* ---- the libfabric floor ---- */
 
@@ -619,7 +624,7 @@ static void run_raw_shm(void)
     do {                                                                                           \
         int rc_ = (int)(expr);                                                                     \
         if (rc_ != 0) {                                                                            \
-            fprintf(stderr, "armci_bench: %s: %s\n", #expr, fi_strerror(-rc_));                   \
+            fprintf(stderr, "armci_bench: %s: %s\n", #expr, fi_strerror(-rc_));                    \
             MPI_Abort(MPI_COMM_WORLD, 1);                                                          \
         }                                                                                          \
     } while (0)
@@ -692,15 +697,15 @@ static void run_raw_ofi(void)
     if (posix_memalign((void **)&buf, 4096, 2 * max) != 0)
         MPI_Abort(MPI_COMM_WORLD, 1);
     memset(buf, 3, 2 * max);
-    OFI_CHECK(fi_mr_reg(dom, buf, 2 * max, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-                        0, 1, 0, &mr, NULL));
+    OFI_CHECK(fi_mr_reg(dom, buf, 2 * max, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, 0,
+                        1, 0, &mr, NULL));
     if (info->domain_attr->mr_mode & FI_MR_ENDPOINT) {
         OFI_CHECK(fi_mr_bind(mr, &rep->fid, 0));
         OFI_CHECK(fi_mr_enable(mr));
     }
-    uint64_t mine[2] = {fi_mr_key(mr),
-                        (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)buf
-                                                                       : 0};
+    uint64_t mine[2] = {fi_mr_key(mr), (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR)
+                                           ? (uint64_t)(uintptr_t)buf
+                                           : 0};
     uint64_t all[2][2];
     MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, MPI_COMM_WORLD);
     void *desc = fi_mr_desc(mr);

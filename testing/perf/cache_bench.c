@@ -18,7 +18,7 @@
 #include <armcix.h>
 
 #define BATCHES 7
-#define REGION (8 << 20)
+#define REGION  (8 << 20)
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -113,8 +113,8 @@ int main(int argc, char **argv)
                 t_off[b] = batch(remote, REGION / 2, buf, size, iters, stride, &off_at, 1);
                 ARMCIX_Cache_set_mode(base[me], ARMCIX_CACHE_ALWAYS);
                 ARMCIX_Cache_reset_stats();
-                t_miss[b] = batch(remote + REGION / 2, REGION / 2, buf, size, iters, stride,
-                                  &miss_at, 1);
+                t_miss[b] =
+                    batch(remote + REGION / 2, REGION / 2, buf, size, iters, stride, &miss_at, 1);
                 ARMCIX_Cache_get_stats(&st);
                 unexpected += st.hits;
             }

@@ -66,8 +66,8 @@ int main(int argc, char **argv)
             MPI_Allreduce(MPI_IN_PLACE, &ours, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             MPI_Allreduce(MPI_IN_PLACE, &mpi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             if (me == 0)
-                printf("%-10s %10zu %12.2f %12.2f %8.2f\n", ag ? "allgather" : "alltoall", b,
-                       ours, mpi, mpi / ours);
+                printf("%-10s %10zu %12.2f %12.2f %8.2f\n", ag ? "allgather" : "alltoall", b, ours,
+                       mpi, mpi / ours);
         }
     /* Reductions (armci_msg_dgop against MPI_Allreduce, "block" = bytes per process),
      * barriers (ARMCI_Barrier against MPI_Barrier, "block" 0), broadcasts from process 0

@@ -200,7 +200,8 @@ int main(int argc, char **argv)
                 ARMCI_Get((long *)offs[q] + (u - per * q), ou, 2 * (int)sizeof(long), q);
                 du = ou[1] - ou[0];
                 if (du > 0)
-                    ARMCI_Get((int32_t *)adjs[q] + ou[0], row, (int)(du * (long)sizeof(int32_t)), q);
+                    ARMCI_Get((int32_t *)adjs[q] + ou[0], row, (int)(du * (long)sizeof(int32_t)),
+                              q);
                 nu = row;
                 if (du != g.off[u + 1] - g.off[u] ||
                     memcmp(row, g.adj + g.off[u], (size_t)du * sizeof(int32_t)) != 0)

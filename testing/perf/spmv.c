@@ -150,8 +150,8 @@ int main(int argc, char **argv)
                "per multiply (all processes), results %s\n",
                n, NNZ, np, total_remote, bad ? "WRONG" : "verified");
         for (int mode = 0; mode < 3; mode++)
-            printf("spmv %-20s %10.1f us per multiply  (%.1fx vs individual gets)\n",
-                   names[mode], best[mode] * 1e6, best[0] / best[mode]);
+            printf("spmv %-20s %10.1f us per multiply  (%.1fx vs individual gets)\n", names[mode],
+                   best[mode] * 1e6, best[0] / best[mode]);
     }
     ARMCI_Barrier();
     ARMCI_Free(xb[me]);

@@ -40,7 +40,8 @@ static void test_cuckoo_basic(void)
     /* half full: every key finds a place without losing another */
     for (int32_t i = 0; i < 512; i++) {
         int32_t v = -7;
-        CU_ASSERT_EQUAL(armcii_cuckoo_insert(&c, armcii_mix64((uint64_t)i), i, score_by_id, NULL, &v), 0);
+        CU_ASSERT_EQUAL(
+            armcii_cuckoo_insert(&c, armcii_mix64((uint64_t)i), i, score_by_id, NULL, &v), 0);
         CU_ASSERT_EQUAL(v, -7); /* untouched when nothing was dropped */
     }
     CU_ASSERT_EQUAL(c.used, 512);
@@ -367,7 +368,8 @@ static void test_engine_eviction_score(void)
     CU_ASSERT_FATAL(armcii_cache_init(&c, &p) == 0);
     char d[2048] = {0};
     for (int i = 0; i < 4; i++)
-        CU_ASSERT_EQUAL(armcii_cache_insert(&c, 0, (uintptr_t)(0x100000 * (i + 1)), 1024, d, NULL), 0);
+        CU_ASSERT_EQUAL(armcii_cache_insert(&c, 0, (uintptr_t)(0x100000 * (i + 1)), 1024, d, NULL),
+                        0);
     /* use 1, 2 and 4; 3 is now the oldest */
     armcii_cache_lookup(&c, 0, 0x100000, 8);
     armcii_cache_lookup(&c, 0, 0x200000, 8);
@@ -480,7 +482,8 @@ static void test_engine_adaptive(void)
     CU_ASSERT_EQUAL(st.index_slots, 64);
     CU_ASSERT(st.index_resizes >= 6);
     for (int k = 0; k < 10; k++)
-        CU_ASSERT_PTR_NOT_NULL(armcii_cache_peek(&c, k % 4, (uintptr_t)(0x100000 + 0x1000 * k), 64));
+        CU_ASSERT_PTR_NOT_NULL(
+            armcii_cache_peek(&c, k % 4, (uintptr_t)(0x100000 + 0x1000 * k), 64));
     armcii_cache_fini(&c);
 }
 

@@ -221,10 +221,10 @@ static void test_region(void)
     CU_ASSERT(f && f->rkey == 7);
     f = armcii_region_find(&t, 1, 0x27ff8, 8);
     CU_ASSERT(f && f->rkey == 9);
-    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0x27ff8, 9)); /* runs past the end */
-    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0xffff, 1));  /* before the first */
-    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0x11000, 1)); /* in the gap */
-    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 0, 0x10000, 1)); /* another rank's */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0x27ff8, 9));          /* runs past the end */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0xffff, 1));           /* before the first */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, 0x11000, 1));          /* in the gap */
+    CU_ASSERT_PTR_NULL(armcii_region_find(&t, 0, 0x10000, 1));          /* another rank's */
     CU_ASSERT_PTR_NULL(armcii_region_find(&t, 1, UINTPTR_MAX - 4, 16)); /* wraps */
     CU_ASSERT_PTR_NOT_NULL(armcii_region_find(&t, 1, 0x30000, 0));
 
@@ -323,8 +323,8 @@ static void test_handles(void)
 static void test_select(void)
 {
     /* tcp-like: inject 64, no local registration, native atomics */
-    armcii_sel_limits_t tcp = {.inject_max = 64, .buffered_max = 0, .bounce_size = 65536,
-                               .mr_local = 0, .acc_hw = 1};
+    armcii_sel_limits_t tcp = {
+        .inject_max = 64, .buffered_max = 0, .bounce_size = 65536, .mr_local = 0, .acc_hw = 1};
     CU_ASSERT_EQUAL(armcii_select_put(&tcp, ARMCII_PATH_SHM, 8, 0), ARMCII_PROTO_LOCAL);
     CU_ASSERT_EQUAL(armcii_select_put(&tcp, ARMCII_PATH_SELF, 1 << 20, 0), ARMCII_PROTO_LOCAL);
     CU_ASSERT_EQUAL(armcii_select_put(&tcp, ARMCII_PATH_FABRIC, 64, 0), ARMCII_PROTO_INJECT);
@@ -338,8 +338,8 @@ static void test_select(void)
     CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SHM, 1), ARMCII_PROTO_LOCAL);
 
     /* verbs-like: local registration required, no inject */
-    armcii_sel_limits_t verbs = {.inject_max = 0, .buffered_max = 0, .bounce_size = 65536,
-                                 .mr_local = 1, .acc_hw = 0};
+    armcii_sel_limits_t verbs = {
+        .inject_max = 0, .buffered_max = 0, .bounce_size = 65536, .mr_local = 1, .acc_hw = 0};
     CU_ASSERT_EQUAL(armcii_select_put(&verbs, ARMCII_PATH_FABRIC, 8, 0), ARMCII_PROTO_BUFFERED);
     CU_ASSERT_EQUAL(armcii_select_put(&verbs, ARMCII_PATH_FABRIC, 8, 1), ARMCII_PROTO_DIRECT);
     CU_ASSERT_EQUAL(armcii_select_get(&verbs, ARMCII_PATH_FABRIC, 1 << 20, 0),
