@@ -12,7 +12,8 @@ SUDO=
 export DEBIAN_FRONTEND=noninteractive
 pkgs="build-essential autoconf automake libtool pkg-config libfabric-dev libfabric-bin
       libopenmpi-dev openmpi-bin libhwloc-dev libcunit1-dev libarmci-mpi-dev
-      libglobalarrays-dev libscalapack-openmpi-dev liblapack-dev libblas-dev gfortran valgrind"
+      libglobalarrays-dev libscalapack-openmpi-dev liblapack-dev libblas-dev gfortran valgrind
+      clang-format"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -13,7 +13,7 @@ for d in "$@"; do
     # present when Global Arrays was found
     [ -f "$d/testing/ga.sh.log" ] && logs="$logs $d/testing/ga.sh.log"
     # present unless skipped (sanitizer build, no valgrind)
-    for l in valgrind tsan cluster; do
+    for l in valgrind tsan cluster format; do
         grep -q '^PASS\|^FAIL' "$d/testing/$l.sh.log" 2>/dev/null && logs="$logs $d/testing/$l.sh.log"
     done
 done

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Every C file of the project follows .clang-format (as clang-format 14, Debian 12's, reads
+# it). Without clang-format the check is skipped and says so; quickstart.sh installs it.
+here=$(cd "$(dirname "$0")" && pwd)
+top=${top_srcdir:-$here/..}
+. "$here/report.sh"
+if ! command -v clang-format >/dev/null; then
+    echo "SKIP: format: clang-format is not installed (apt-get install clang-format)"
+    exit 77
+fi
+log=$(mktemp)
+files=$(cd "$top" && find include armci src testing nas_kernels -name '*.[ch]' ! -name config.h |
+    sort)
+n=0
+bad=0
+for f in $files; do
+    n=$((n + 1))
+    if ! clang-format --dry-run -Werror "$top/$f" >/dev/null 2>&1; then
+        echo "$f: differs from clang-format's layout; clang-format -i $f" >>"$log"
+        bad=$((bad + 1))
+    fi
+done
+echo "$bad of $n files" >>"$log"
+[ "$n" -gt 50 ] || echo "only $n files found under $top" >>"$log"
+status=1
+[ "$bad" -eq 0 ] && [ "$n" -gt 50 ] && status=0
+report $status "the $n C files follow .clang-format" "$log"
+rm -f "$log"
+finish format
