@@ -50,9 +50,9 @@ demo)
 check)
     status=0
     (cd "$main" && make check >/dev/null 2>&1) || status=1
-    echo "== the same tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+    echo "== the same tests under AddressSanitizer and UndefinedBehaviorSanitizer, internal checks on"
     san=_build/sanitizers
-    build "$san" --enable-sanitizers || status=1
+    build "$san" --enable-sanitizers --enable-debug || status=1
     (cd "$san" &&
         # Leak detection is off: Open MPI unloads its plugins at finalize and Debian's
         # libraries have no frame pointers, so leak reports come with one anonymous frame

@@ -206,7 +206,11 @@ void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, s
 void armcii_acc_scale(int type, const void *scale, const void *src, void *dst, size_t bytes);
 int armcii_acc_scale_is_one(int type, const void *scale);
 
-/* ---- libfabric (src/transport/ofi*.c, am.c) ---- */
+/* ---- libfabric (src/transport/ofi*.c, am.c) ----
+ * The data-path calls (get, put, acc_hw, rmw_hw, am_rmw, the message builder) return once
+ * the operation is posted, and return nothing: a provider error ends the job inside them,
+ * naming the ARMCI call, the libfabric operation and the target (OFI_RETRY), as a request
+ * that fails later ends it in the completion's handler. A caller has no failure to handle. */
 
 armcii_status_t armcii_ofi_init(void);
 void armcii_ofi_fini(void);
@@ -217,24 +221,24 @@ void armcii_ofi_describe(void (*emit)(const char *line));
 int armcii_ofi_progress(void);
 armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p);
 void armcii_ofi_mr_dereg(armcii_mr_t *mr);
-armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len,
-                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto);
-armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len,
-                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto);
+void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
+                    uint64_t raddr, uint64_t key, armcii_proto_t proto);
+void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len, int target,
+                    uint64_t raddr, uint64_t key, armcii_proto_t proto);
 /** Read-modify-write through libfabric atomics (when accumulates use them too). The
  *  buffers must stay until the request completes. */
 int armcii_ofi_rmw_hw_ok(int op);
-armcii_status_t armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
-                                  const void *operand, const void *comparand, int target,
-                                  uint64_t raddr, uint64_t key);
+void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
+                       const void *operand, const void *comparand, int target, uint64_t raddr,
+                       uint64_t key);
 /** Make earlier writes to @p target remotely complete (a no-op when they already are). */
 void armcii_ofi_flush(const char *call, int target);
 void armcii_ofi_flush_all(const char *call);
 void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
 /** @return non-zero if libfabric atomics can accumulate @p type. */
 int armcii_ofi_acc_hw_ok(int type);
-armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src,
-                                  size_t bytes, int target, uint64_t raddr, uint64_t key);
+void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,
+                       int target, uint64_t raddr, uint64_t key);
 
 /* Active-message builder: blocks of one operation to one target, packed into as few
  * messages as bounce buffers allow. Each message adds one to req->pending, completed by
@@ -251,9 +255,8 @@ void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value);
  *  asks it to acknowledge the flagged puts whose acknowledgement it may defer. */
 void armcii_am_want_acks(int target);
 /** Read-modify-write applied by the target; the old value lands in @p result at completion. */
-armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result,
-                              size_t rsize, int target, uint64_t addr, uint64_t operand,
-                              uint64_t comparand);
+void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
+                   int target, uint64_t addr, uint64_t operand, uint64_t comparand);
 
 /* ---- requests and progress (src/core/progress.c) ---- */
 

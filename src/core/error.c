@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "armcii.h"
+#include "invariant.h"
 
 void armcii_fatal(const char *call, const char *fmt, ...)
 {
@@ -17,6 +18,16 @@ void armcii_fatal(const char *call, const char *fmt, ...)
     /* ARMCI_Error does not return; keep the compiler's noreturn promise regardless. */
     for (;;)
         ;
+}
+
+void armcii_invariant_failed(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    armcii_fatal("armci-ofi internal check", "failed at %s:%d: %s (%s)", file, line, cond, what);
 }
 
 void armcii_warn(const char *fmt, ...)

@@ -16,6 +16,7 @@
 
 #include "armcii.h"
 #include "../agg/agg.h"
+#include "invariant.h"
 #include "stats.h"
 
 /* How many polls between two looks at the clock while waiting. */
@@ -50,6 +51,9 @@ static void release(armcii_req_t *req)
 
 void armcii_req_op_done(armcii_req_t *req)
 {
+    ARMCII_INVARIANT(req->pending > 0,
+                     "request %d (kind %d, target %d) completes more operations than it posted",
+                     req->index, req->kind, req->target);
     if (--req->pending == 0)
         release(req);
 }

@@ -799,9 +799,8 @@ void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value)
     armcii_amb_end(b);
 }
 
-armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result,
-                              size_t rsize, int target, uint64_t addr, uint64_t operand,
-                              uint64_t comparand)
+void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
+                   int target, uint64_t addr, uint64_t operand, uint64_t comparand)
 {
     am_ctx_t *c = calloc(1, sizeof(*c));
     if (!c)
@@ -823,7 +822,6 @@ armcii_status_t armcii_am_rmw(const char *call, armcii_req_t *req, int op, void 
     req->pending++;
     h->seq = am.seq_out[target]++;
     OFI_RETRY(call, "fi_send (read-modify-write)", target, try_send_bounce(target, b, sizeof(*h)));
-    return ARMCII_OK;
 }
 
 /* ---- origin side: asking for deferred acknowledgements ---- */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ofi_internal.h"
+#include "../core/invariant.h"
 #include "../core/stats.h"
 
 ofi_state_t armcii_ofi;
@@ -71,6 +72,8 @@ ofi_op_t *armcii_ofi_op_get(void)
 
 void armcii_ofi_op_put(ofi_op_t *op)
 {
+    ARMCII_INVARIANT(armcii_ofi.ops_out > 0, "an operation context given back twice (%ld out)",
+                     armcii_ofi.ops_out);
     armcii_ofi.ops_out--;
     op->next_free = armcii_ofi.op_free;
     armcii_ofi.op_free = op;
@@ -97,6 +100,11 @@ void *armcii_ofi_bounce_get(const char *call)
 
 void armcii_ofi_bounce_put(void *b)
 {
+    ARMCII_INVARIANT(armcii_ofi.nbounce_free < armcii_ofi.bounce_count &&
+                         (char *)b >= armcii_ofi.bounce_slab &&
+                         (size_t)((char *)b - armcii_ofi.bounce_slab) % armcii_ofi.bounce_size == 0,
+                     "bounce buffer %p given back, %d of %d free", b, armcii_ofi.nbounce_free,
+                     armcii_ofi.bounce_count);
     armcii_ofi.bounce_free[armcii_ofi.nbounce_free++] = b;
 }
 
@@ -428,6 +436,10 @@ void armcii_ofi_fini(void)
     double t0 = armcii_now();
     while (armcii_ofi.cq && armcii_ofi.ops_out > 0 && armcii_now() - t0 < 0.5)
         armcii_ofi_progress();
+    ARMCII_INVARIANT(!armcii_ofi.cq || armcii_ofi.ops_out > 0 ||
+                         armcii_ofi.nbounce_free == armcii_ofi.bounce_count,
+                     "every operation completed, yet %d of %d bounce buffers are still taken",
+                     armcii_ofi.bounce_count - armcii_ofi.nbounce_free, armcii_ofi.bounce_count);
     /* The endpoint goes first: it cancels the posted receives whose contexts am.c owns;
      * registrations go before the domain they belong to. */
     if (armcii_ofi.ep)
@@ -580,8 +592,8 @@ static size_t piece_max(armcii_proto_t proto)
     return max;
 }
 
-armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len,
-                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto)
+void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
+                    uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
     fi_addr_t a = armcii_ofi.addrs[target];
     size_t max = piece_max(proto), off = 0;
@@ -604,11 +616,10 @@ armcii_status_t armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, s
                   fi_read(armcii_ofi.ep, buf, n, desc, a, raddr + off, key, &op->ctx));
         off += n;
     } while (off < len);
-    return ARMCII_OK;
 }
 
-armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len,
-                               int target, uint64_t raddr, uint64_t key, armcii_proto_t proto)
+void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len, int target,
+                    uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
     fi_addr_t a = armcii_ofi.addrs[target];
     if (proto == ARMCII_PROTO_INJECT) {
@@ -617,7 +628,7 @@ armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *
         OFI_RETRY(call, "fi_inject_write", target,
                   fi_inject_write(armcii_ofi.ep, src, len, a, raddr, key));
         armcii_ofi.unflushed[target] = 1;
-        return ARMCII_OK;
+        return;
     }
     if (!armcii_ofi.delivery_complete)
         armcii_ofi.unflushed[target] = 1;
@@ -642,7 +653,6 @@ armcii_status_t armcii_ofi_put(const char *call, armcii_req_t *req, const void *
                   fi_write(armcii_ofi.ep, buf, n, desc, a, raddr + off, key, &op->ctx));
         off += n;
     } while (off < len);
-    return ARMCII_OK;
 }
 
 /* Make earlier writes to @p target remotely complete: with read-after-write ordering a

@@ -102,8 +102,8 @@ int armcii_ofi_acc_hw_ok(int type)
     return armcii_g.limits.acc_hw && type >= 0 && type < 6 && armcii_ofi.hw_count_ok[type];
 }
 
-armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src,
-                                  size_t bytes, int target, uint64_t raddr, uint64_t key)
+void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,
+                       int target, uint64_t raddr, uint64_t key)
 {
     size_t esize = armcii_acc_type_size(type);
     size_t total = bytes / esize;
@@ -122,7 +122,6 @@ armcii_status_t armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type,
     }
     if (!armcii_ofi.delivery_complete)
         armcii_ofi.unflushed[target] = 1;
-    return ARMCII_OK;
 }
 
 int armcii_ofi_rmw_hw_ok(int op)
@@ -130,9 +129,9 @@ int armcii_ofi_rmw_hw_ok(int op)
     return armcii_g.limits.acc_hw && op >= 0 && op < 5 && rmw_ok[op];
 }
 
-armcii_status_t armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
-                                  const void *operand, const void *comparand, int target,
-                                  uint64_t raddr, uint64_t key)
+void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
+                       const void *operand, const void *comparand, int target, uint64_t raddr,
+                       uint64_t key)
 {
     ofi_op_t *o = armcii_ofi_op_get();
     o->kind = OFI_OP_RMA;
@@ -148,5 +147,4 @@ armcii_status_t armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, v
         OFI_RETRY(call, "fi_fetch_atomic", target,
                   fi_fetch_atomic(armcii_ofi.ep, operand, 1, NULL, result, NULL, a, raddr, key,
                                   rmw_fi[op].dt, rmw_fi[op].op, &o->ctx));
-    return ARMCII_OK;
 }
