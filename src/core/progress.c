@@ -291,10 +291,9 @@ void armcii_fence_all(const char *call)
         armcii_ofi_flush_all(call);
 }
 
-/* MPI is asked at every poll. Asking only every 16th poll (MPI_Test costs a progress pass
- * of its own) left 16 libfabric polls, over a microsecond each on tcp, between a finished
- * collective and our noticing it: ARMCI_Barrier over tcp took 6.7 us instead of 1.6 us,
- * armci_msg_dgop 28 us instead of 4.3 us (2 processes). */
+/* MPI is asked at every poll, costly as MPI_Test is: asking less often leaves libfabric
+ * polls between a finished collective and our noticing it (docs/performance.md, "How the
+ * runtime waits"). */
 
 /* MPI tests per progress pass of the fabric: a pass over tcp costs about a microsecond,
  * an MPI test a tenth of that, and a short collective is over before the first pass. */
@@ -383,23 +382,22 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
  * An oversubscribed node (more processes than hardware threads) never polls closely; a
  * thread without a CPU of its own serves peers every millisecond unless
  * ARMCI_PROGRESS_INTERVAL_US says otherwise.
- * Sleeping on the completion queue's file descriptor instead was tried: with
- * tcp;ofi_rxm it does not wake for incoming RMA requests, and a get to a computing
- * process then took 1.5-3 ms instead of 0.27 ms.
+ * It naps rather than sleep on the completion queue's file descriptor: with tcp;ofi_rxm
+ * that does not wake for incoming RMA requests (docs/performance.md, "How the runtime
+ * waits").
  */
 #define INFLIGHT_NAP_NS 2000L
 
 /*
  * A napping thread that learns of a new nonblocking request only when its nap ends would
- * leave a transfer shorter than the nap to the caller's wait: a 256 KiB get over tcp
- * (about 60 us here) then overlapped nothing with computation but the sending, and its
- * data was copied out of the socket in ARMCI_Wait. So the nap is a futex wait on a
+ * leave a transfer shorter than the nap to the caller's wait, its data copied out of the
+ * socket in ARMCI_Wait instead of during the computation. So the nap is a futex wait on a
  * counter, which a call that issued a large nonblocking request bumps as it releases the
  * lock (the thread would find the lock taken before), waking the thread if it naps. The
  * counter closes the race with a thread about to nap: the thread read it before trying
  * the lock, and its wait returns at once if it has moved since. Worth it only where the
- * thread has a CPU to itself: on its process's core the woken thread preempts the caller
- * (the overlap of that get fell to 0-2%), on a busy peer's it delays the peer.
+ * thread has a CPU to itself: on its process's core the woken thread preempts the caller,
+ * on a busy peer's it delays the peer.
  */
 static void nap(const struct timespec *howlong, int seen)
 {
@@ -413,8 +411,7 @@ static void nap(const struct timespec *howlong, int seen)
  * seems to leave it a CPU; where that view is wrong (hosts that share one machine's
  * processors, another job on the same cores), the woken thread preempts its caller on
  * the way out of the futex call and does the whole transfer's work there, while the caller
- * waits: 2 hosts sharing 2 cores, a 256 KiB get over tcp, ARMCI_NbGet took 92-103 us of
- * a 215 us transfer instead of 8 us. The futex call then lasts as long as the thread ran:
+ * waits (docs/tuning.md). The futex call then lasts as long as the thread ran:
  * past PREEMPTED_S, wake-ups stop for a while (16 transfers, doubling up to 4096 while it
  * goes on), and one that returns at once lets them resume.
  */
@@ -464,10 +461,7 @@ void armcii_progress_wake(void)
 
 /* Without a CPU of its own (oversubscribed, or every CPU has its bound process), every
  * wake-up of a progress thread takes the processor from a computing process: unless the
- * interval was chosen, it is this long. NAS CG class A over tcp, 4 processes on 2 cores:
- * 0.91 s at 200 us, 0.77 s at 1 ms; 2 processes on 2 cores, medians of 5 interleaved
- * runs at 200 us and 1 ms: CG armci-nb 0.508 and 0.401 s, MG armci 0.521 and 0.481 s,
- * MG armci-nb 0.548 and 0.502 s. */
+ * interval was chosen, it is this long (docs/performance.md, "How the runtime waits"). */
 #define SHARED_INTERVAL_US 1000L
 
 static int oversubscribed(void)
@@ -476,11 +470,9 @@ static int oversubscribed(void)
 }
 
 /* Oversubscribed, an empty poll yields at once: a process polling 128 times (each a
- * provider call, 1-3 us over tcp) before yielding keeps its core's other process, often
- * the one it waits for, off the processor that long. Open MPI yields likewise when
- * oversubscribed. NAS CG class A over tcp, 4 processes on 2 cores, 6 interleaved runs: a
- * flag-waiting loop of ARMCIX_Progress calls yielding after every empty call took
- * 0.54-0.62 s, after every 128th 0.69-0.80 s (MPI 0.51-0.55 s). */
+ * provider call) before yielding keeps its core's other process, often the one it waits
+ * for, off the processor that long. Open MPI yields likewise when oversubscribed
+ * (docs/performance.md, "How the runtime waits"). */
 void armcii_yield_init(void)
 {
     long want = armcii_g.env.YIELD_IDLE;
