@@ -18,6 +18,7 @@
 #include "../../src/coll/morton.h"
 #include "../../src/core/iter.h"
 #include "../../src/core/cpus.h"
+#include "../../src/transport/am_acks.h"
 
 /* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
 
@@ -515,6 +516,83 @@ static void test_progress_cpus(void)
     hwloc_bitmap_free(set);
 }
 
+/* ---- deferred acknowledgements of flagged puts (src/transport/am_acks.c) ---- */
+
+static armcii_req_t *acks_done[8];
+static int acks_ndone;
+
+static void acks_record(armcii_req_t *r)
+{
+    if (acks_ndone < 8)
+        acks_done[acks_ndone] = r;
+    acks_ndone++;
+}
+
+static void test_am_acks(void)
+{
+    am_acks_t a;
+    CU_ASSERT_EQUAL_FATAL(am_acks_init(&a, 3), 0);
+
+    /* sequence numbers wrap */
+    CU_ASSERT(am_reached(5, 5) && am_reached(6, 5) && !am_reached(4, 5));
+    CU_ASSERT(am_reached(2, 0xFFFFFFFEu) && !am_reached(0xFFFFFFFEu, 2));
+
+    /* target: asked for a count already reached, it is due at once */
+    CU_ASSERT_EQUAL(am_acks_asked(&a, 1, 10, 10), 1);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 1, 10), 0); /* and nothing is left wanted */
+    /* not reached: remembered, due once the applied requests get there, then forgotten */
+    CU_ASSERT_EQUAL(am_acks_asked(&a, 1, 10, 12), 0);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 1, 11), 0);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 1, 12), 1);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 1, 13), 0);
+    /* two asks: the later count wins, whichever came first */
+    CU_ASSERT_EQUAL(am_acks_asked(&a, 2, 0, 7), 0);
+    CU_ASSERT_EQUAL(am_acks_asked(&a, 2, 0, 5), 0);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 2, 5), 0);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 2, 7), 1);
+    /* ... across the wrap of the numbers */
+    CU_ASSERT_EQUAL(am_acks_asked(&a, 0, 0xFFFFFFF0u, 3), 0);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 0, 0xFFFFFFFFu), 0);
+    CU_ASSERT_EQUAL(am_acks_due(&a, 0, 3), 1);
+
+    /* origin: nothing deferred, nothing to ask */
+    uint32_t upto = 99;
+    CU_ASSERT_EQUAL(am_acks_to_ask(&a, 1, &upto), 0);
+    CU_ASSERT_EQUAL(am_acks_took(&a, 1, 100, acks_record), 0);
+    /* three flagged puts to target 1, messages 4, 6 and 9 */
+    armcii_req_t r[3];
+    memset(r, 0, sizeof(r));
+    am_acks_defer(&a, 1, &r[0], 4);
+    am_acks_defer(&a, 1, &r[1], 6);
+    am_acks_defer(&a, 1, &r[2], 9);
+    CU_ASSERT_EQUAL(am_acks_to_ask(&a, 1, &upto), 1);
+    CU_ASSERT_EQUAL(upto, 10);                        /* all of them: through message 9 */
+    CU_ASSERT_EQUAL(am_acks_to_ask(&a, 1, &upto), 0); /* asked already */
+    CU_ASSERT_EQUAL(am_acks_to_ask(&a, 0, &upto), 0); /* another target: none */
+    /* a count of 6 covers message 4 only (message 6 is the seventh: count 7) */
+    acks_ndone = 0;
+    CU_ASSERT_EQUAL(am_acks_took(&a, 1, 6, acks_record), 1);
+    CU_ASSERT_PTR_EQUAL(acks_done[0], &r[0]);
+    CU_ASSERT_EQUAL(am_acks_took(&a, 1, 6, acks_record), 0); /* never twice */
+    /* a count from another target completes nothing of target 1 */
+    CU_ASSERT_EQUAL(am_acks_took(&a, 2, 100, acks_record), 0);
+    /* 10 covers the rest, oldest first; the list is then empty and can grow again */
+    CU_ASSERT_EQUAL(am_acks_took(&a, 1, 10, acks_record), 2);
+    CU_ASSERT_PTR_EQUAL(acks_done[1], &r[1]);
+    CU_ASSERT_PTR_EQUAL(acks_done[2], &r[2]);
+    CU_ASSERT_EQUAL(am_acks_to_ask(&a, 1, &upto), 0);
+    am_acks_defer(&a, 1, &r[0], 10);
+    CU_ASSERT_EQUAL(am_acks_to_ask(&a, 1, &upto), 1);
+    CU_ASSERT_EQUAL(upto, 11);
+    CU_ASSERT_EQUAL(am_acks_took(&a, 1, 11, acks_record), 1);
+    CU_ASSERT_PTR_EQUAL(acks_done[3], &r[0]);
+    /* a put numbered just below the wrap is covered by a count past it */
+    am_acks_defer(&a, 2, &r[1], 0xFFFFFFFFu);
+    CU_ASSERT_EQUAL(am_acks_took(&a, 2, 0xFFFFFFFFu, acks_record), 0);
+    CU_ASSERT_EQUAL(am_acks_took(&a, 2, 0, acks_record), 1);
+    am_acks_fini(&a);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -534,6 +612,7 @@ int main(void)
     CU_add_test(s, "morton_share", test_morton_share);
     CU_add_test(s, "strided_iter", test_strided_iter);
     CU_add_test(s, "progress_cpus", test_progress_cpus);
+    CU_add_test(s, "am_acks", test_am_acks);
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     report_each();

@@ -1,0 +1,54 @@
+/*
+ * Deferred acknowledgements of flagged puts (see am.c): the bookkeeping of both sides,
+ * without the sending, so that it can be tested by itself.
+ *
+ * Target side: an origin may ask to be told once its requests up to some count have been
+ * applied here; the count is due when they have. Origin side: the flagged puts to each
+ * target whose acknowledgement is deferred, oldest first, each with its message's
+ * sequence number; a count from the target completes those it covers.
+ */
+#ifndef ARMCII_AM_ACKS_H
+#define ARMCII_AM_ACKS_H
+
+#include <stdint.h>
+
+#include "../core/req.h"
+
+typedef struct {
+    int n;
+    uint32_t *want;        /* per origin: send the count once its applied requests reach this */
+    unsigned char *wanted; /* per origin: want is set */
+    uint32_t *asked;       /* per target: the count last asked of it */
+    armcii_req_t **head;   /* per target: deferred flagged puts, oldest first */
+    armcii_req_t **tail;
+} am_acks_t;
+
+/** Sequence numbers wrap: has @p a reached @p b? */
+static inline int am_reached(uint32_t a, uint32_t b)
+{
+    return (int32_t)(a - b) >= 0;
+}
+
+/** For @p n processes; 0, or -1 when out of memory. */
+int am_acks_init(am_acks_t *a, int n);
+void am_acks_fini(am_acks_t *a);
+
+/** Target: origin @p src asks for the count once @p upto of its requests are applied, of
+ *  which @p applied are. 1: the count is due now; 0: it is remembered (the later of two
+ *  asks wins). */
+int am_acks_asked(am_acks_t *a, int src, uint32_t applied, uint32_t upto);
+/** Target: after applying requests of @p src, @p applied in all. 1 when a count it asked
+ *  for became due (the ask is then forgotten). */
+int am_acks_due(am_acks_t *a, int src, uint32_t applied);
+
+/** Origin: flagged put @p r, message number @p seq to @p target, awaits the target's count. */
+void am_acks_defer(am_acks_t *a, int target, armcii_req_t *r, uint32_t seq);
+/** Origin: @p target has applied @p acked of our requests: takes off the deferred puts
+ *  that covers, oldest first, and calls @p done for each. Returns how many. */
+int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_req_t *));
+/** Origin: 1 and in @p upto_p the count to ask @p target for, to complete every deferred
+ *  put to it; 0 when none is deferred or that count was asked already (the answer is on
+ *  its way). */
+int am_acks_to_ask(am_acks_t *a, int target, uint32_t *upto_p);
+
+#endif

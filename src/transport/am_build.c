@@ -1,0 +1,184 @@
+/*
+ * Active messages, origin side: the builder that packs the blocks of one operation to one
+ * target into as few messages as bounce buffers allow (put and accumulate records with
+ * their data, get entries whose reply is scattered by a context), and read-modify-write
+ * requests. The engine (am.c) numbers and sends them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "am_internal.h"
+
+struct armcii_amb {
+    const char *call;
+    uint32_t kind;
+    int target, type;
+    size_t esize;
+    unsigned char scale[16];
+    armcii_req_t *req;
+    char *buf;     /* bounce buffer being filled, or NULL */
+    size_t used;   /* bytes of buf in use */
+    size_t reply;  /* GETV: bytes the reply will carry */
+    am_ctx_t *ctx; /* GETV: the blocks to scatter */
+    size_t cap;
+};
+
+static size_t room(void)
+{
+    return armcii_ofi.bounce_size;
+}
+
+static void amb_open(armcii_amb_t *b)
+{
+    b->buf = armcii_ofi_bounce_get(b->call);
+    am_hdr_t *h = (am_hdr_t *)b->buf;
+    memset(h, 0, sizeof(*h));
+    h->kind = b->kind;
+    h->src = armcii_g.rank;
+    h->type = b->type;
+    memcpy(h->scale, b->scale, sizeof(h->scale));
+    b->used = sizeof(*h);
+    b->reply = 0;
+    if (b->kind == AM_GETV) {
+        b->ctx = calloc(1, sizeof(*b->ctx));
+        b->cap = 16;
+        if (b->ctx) {
+            b->ctx->lptr = malloc(b->cap * (sizeof(char *) + sizeof(size_t)));
+            b->ctx->llen = (size_t *)(b->ctx->lptr + b->cap);
+        }
+        if (!b->ctx || !b->ctx->lptr)
+            armcii_fatal(b->call, "out of memory");
+        b->ctx->magic = CTX_MAGIC;
+        b->ctx->req = b->req;
+        h->cookie = (uint64_t)(uintptr_t)b->ctx;
+    } else {
+        h->cookie = am_req_cookie(b->req);
+    }
+}
+
+/* Send what has been built; the request then awaits one ack or reply for it. */
+static void amb_send(armcii_amb_t *b)
+{
+    if (!b->buf)
+        return;
+    am_send_request(b->call, "fi_send", b->req, b->target, b->buf, b->used);
+    b->buf = NULL;
+    b->ctx = NULL;
+}
+
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
+                               const void *scale, int target)
+{
+    armcii_amb_t *b = calloc(1, sizeof(*b));
+    if (!b)
+        armcii_fatal(call, "out of memory");
+    b->call = call;
+    b->kind = what == ARMCII_OP_PUT ? AM_PUTV : what == ARMCII_OP_ACC ? AM_ACCV : AM_GETV;
+    b->type = type;
+    b->esize = what == ARMCII_OP_ACC ? armcii_acc_type_size(type) : 1;
+    if (what == ARMCII_OP_ACC)
+        memcpy(b->scale, scale, b->esize);
+    b->target = target;
+    b->req = req;
+    return b;
+}
+
+void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
+{
+    while (len > 0) {
+        if (!b->buf)
+            amb_open(b);
+        am_hdr_t *h = (am_hdr_t *)b->buf;
+        size_t piece;
+        if (b->kind == AM_GETV) {
+            size_t data_room = room() - sizeof(am_hdr_t) - b->reply;
+            piece = len < data_room ? len : data_room;
+            if (b->used + sizeof(am_blk_t) > room() || piece == 0) {
+                amb_send(b);
+                continue;
+            }
+            am_blk_t e = {remote, piece};
+            memcpy(b->buf + b->used, &e, sizeof(e));
+            b->used += sizeof(e);
+            b->reply += piece;
+            am_ctx_t *c = b->ctx;
+            if (c->n == b->cap) {
+                size_t cap = 2 * b->cap;
+                char **np = malloc(cap * (sizeof(char *) + sizeof(size_t)));
+                if (!np)
+                    armcii_fatal(b->call, "out of memory");
+                size_t *nl = (size_t *)(np + cap);
+                memcpy(np, c->lptr, c->n * sizeof(char *));
+                memcpy(nl, c->llen, c->n * sizeof(size_t));
+                free(c->lptr);
+                c->lptr = np;
+                c->llen = nl;
+                b->cap = cap;
+            }
+            c->lptr[c->n] = local;
+            c->llen[c->n++] = piece;
+        } else {
+            size_t avail = room() - b->used;
+            if (avail < sizeof(am_blk_t) + b->esize) {
+                amb_send(b);
+                continue;
+            }
+            avail -= sizeof(am_blk_t);
+            piece = len < avail ? len : avail / b->esize * b->esize;
+            am_blk_t r = {remote, piece};
+            memcpy(b->buf + b->used, &r, sizeof(r));
+            memcpy(b->buf + b->used + sizeof(r), local, piece);
+            /* records start 8-aligned; the padding is zeroed, not sent as stale bytes
+             * (and the padding of the last record may be cut) */
+            size_t data_end = b->used + sizeof(r) + piece, end = b->used + sizeof(r) + PAD8(piece);
+            if (end > room())
+                end = room();
+            memset(b->buf + data_end, 0, end - data_end);
+            b->used = end;
+        }
+        h->nblk++;
+        local += piece;
+        remote += piece;
+        len -= piece;
+    }
+}
+
+void armcii_amb_end(armcii_amb_t *b)
+{
+    amb_send(b);
+    free(b);
+}
+
+void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value)
+{
+    if (!b->buf)
+        amb_open(b); /* nothing left unsent (or no data at all): the flag goes alone */
+    am_hdr_t *h = (am_hdr_t *)b->buf;
+    h->kind = AM_PUTF;
+    h->arg[0] = flag;
+    h->arg[1] = (uint64_t)(int64_t)value;
+    armcii_amb_end(b);
+}
+
+void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
+                   int target, uint64_t addr, uint64_t operand, uint64_t comparand)
+{
+    am_ctx_t *c = calloc(1, sizeof(*c));
+    if (!c)
+        armcii_fatal(call, "out of memory");
+    c->magic = CTX_MAGIC;
+    c->req = req;
+    c->result = result;
+    c->rsize = rsize;
+    char *b = armcii_ofi_bounce_get(call);
+    am_hdr_t *h = (am_hdr_t *)b;
+    memset(h, 0, sizeof(*h));
+    h->kind = AM_RMW;
+    h->src = armcii_g.rank;
+    h->type = op;
+    h->cookie = (uint64_t)(uintptr_t)c;
+    h->arg[0] = addr;
+    h->arg[1] = operand;
+    memcpy(h->scale, &comparand, sizeof(comparand));
+    am_send_request(call, "fi_send (read-modify-write)", req, target, b, sizeof(*h));
+}

@@ -1,0 +1,90 @@
+/*
+ * Active messages inside the transport: the wire format, and what the engine (am.c) offers
+ * the target-side handlers (am_target.c) and the origin-side message builder (am_build.c).
+ */
+#ifndef ARMCII_AM_INTERNAL_H
+#define ARMCII_AM_INTERNAL_H
+
+#include "ofi_internal.h"
+
+enum {
+    AM_PUTV = 0x414d5001u,
+    AM_ACCV,
+    AM_GETV,
+    AM_GETV_REPLY,
+    AM_RMW,
+    AM_RMW_REPLY,
+    AM_ACK,
+    AM_PUTF,
+    AM_ACK_WANTED, /* arg[0]: acknowledge once you have applied this many of my requests */
+    AM_COUNT,      /* the count (`acked`) alone */
+    AM_KIND_END
+};
+
+/* PUTF's `type`: its origin waits for no acknowledgement of its own (see am.c). */
+#define PUTF_DEFERRED 1
+
+typedef struct {
+    uint32_t kind;
+    int32_t src;
+    int32_t type;    /* ACCV: element type; RMW: operation */
+    uint32_t nblk;   /* records / entries */
+    uint32_t seq;    /* requests: the origin's count of requests to this target */
+    uint32_t acked;  /* every message: the receiver's requests the sender has applied */
+    uint64_t cookie; /* the origin's: request slot << 32 | generation, or a context */
+    uint64_t arg[2]; /* RMW: address, operand (and comparand); PUTF: flag address, value */
+    unsigned char scale[16];
+} am_hdr_t;
+
+typedef struct {
+    uint64_t addr, len;
+} am_blk_t;
+
+#define PAD8(n) (((n) + 7) & ~(size_t)7)
+
+/* An origin-side context named by a reply's cookie (GETV, RMW). */
+#define CTX_MAGIC 0x61726d63u
+typedef struct {
+    uint32_t magic;
+    armcii_req_t *req;
+    size_t n; /* GETV: blocks to scatter */
+    char **lptr;
+    size_t *llen;
+    void *result; /* RMW: where the old value goes */
+    size_t rsize;
+} am_ctx_t;
+
+/* ---- the engine (am.c) ---- */
+
+/** The call a target names in its errors. */
+extern const char am_tcall[];
+
+/** Applies or answers one message. Returns 0 when it cannot yet (no bounce buffer free):
+ *  the engine keeps a copy and calls it again at a later progress call. */
+typedef int (*am_handler_t)(const am_hdr_t *h, size_t len);
+enum {
+    AM_REQUEST = 1, /* a request: applied in the order its origin sent it */
+    AM_MAY_WAIT = 2 /* may return 0: queued behind messages that wait already */
+};
+/** At init: @p fn handles messages of @p kind. */
+void am_register(uint32_t kind, am_handler_t fn, int flags);
+/** The handlers of am_target.c register themselves. */
+void am_target_register(void);
+
+/** A request's cookie, and back (ends the job for one that is not in flight). */
+uint64_t am_req_cookie(const armcii_req_t *req);
+armcii_req_t *am_cookie_req(uint64_t cookie);
+am_ctx_t *am_cookie_ctx(uint64_t cookie);
+
+/** From a handler: a small message (an ack, a reply) copied by the provider now, or queued. */
+void am_send_small(int to, am_hdr_t *msg, size_t len);
+/** From a handler: bounce buffer @p b sent now or after the queued ones; it returns to the
+ *  pool when the send completes. */
+void am_send_bounce_later(int to, void *b, size_t len);
+/** Origin: request @p b (a bounce buffer, @p len bytes) of @p req to @p target, numbered in
+ *  its order; a flagged put's acknowledgement deferred where it may be. @p what names the
+ *  operation in errors. */
+void am_send_request(const char *call, const char *what, armcii_req_t *req, int target, void *b,
+                     size_t len);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * Active messages, target side: the handlers that apply a request or take a reply, each
+ * registered with the engine (am.c) for its kind.
+ *   PUTV / ACCV / PUTF  records written or accumulated, then acknowledged (PUTF: then the
+ *                       flag stored; its acknowledgement perhaps deferred, see am.c);
+ *   GETV                entries packed into a GETV_REPLY, taken at the origin;
+ *   RMW                 a read-modify-write on one word, answered by RMW_REPLY.
+ * Accumulates take the target's accumulate lock (the lock same-node peers take too), and
+ * read-modify-writes are CPU atomics, so both stay atomic whichever path a peer uses.
+ * Every address is checked against the target's own allocations before it is touched.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/stats.h"
+#include "am_internal.h"
+
+static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
+{
+    if (len > 0 &&
+        !armcii_region_find(&armcii_g.regions, armcii_g.rank, (uintptr_t)addr, (size_t)len))
+        armcii_fatal(am_tcall,
+                     "rank %d reaches %p (+%llu bytes), outside every ARMCI allocation "
+                     "of this rank",
+                     h->src, (void *)(uintptr_t)addr, (unsigned long long)len);
+}
+
+static int apply_records(const am_hdr_t *h, size_t len)
+{
+    const char *p = (const char *)(h + 1), *end = (const char *)h + len;
+    int acc = h->kind == AM_ACCV;
+    if (acc && armcii_acc_type_size(h->type) == 0)
+        armcii_fatal(am_tcall, "accumulate of unknown type %d from rank %d", h->type, h->src);
+    /* Check everything before touching anything. */
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        am_blk_t b;
+        if ((size_t)(end - p) < sizeof(b))
+            armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
+        memcpy(&b, p, sizeof(b));
+        if (b.len > (size_t)(end - p) - sizeof(b))
+            armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
+        check_range(h, b.addr, b.len);
+        p += sizeof(b) + PAD8(b.len);
+    }
+    if (h->kind == AM_PUTF)
+        check_range(h, h->arg[0], sizeof(int));
+    int slot = armcii_g.shm ? armcii_g.node_rank : 0;
+    if (acc)
+        armcii_shm_acc_lock(slot);
+    p = (const char *)(h + 1);
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        am_blk_t b;
+        memcpy(&b, p, sizeof(b));
+        void *dst = (void *)(uintptr_t)b.addr;
+        if (acc)
+            armcii_acc_apply(h->type, h->scale, p + sizeof(b), dst, b.len);
+        else
+            memcpy(dst, p + sizeof(b), b.len);
+        p += sizeof(b) + PAD8(b.len);
+    }
+    if (acc)
+        armcii_shm_acc_unlock(slot);
+    if (h->kind == AM_PUTF) {
+        /* A full barrier, not a release store alone: a large memcpy may have used
+         * non-temporal stores, which only a fence orders before the flag. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        __atomic_store_n((int *)(uintptr_t)h->arg[0], (int)h->arg[1], __ATOMIC_RELEASE);
+        if (h->type == PUTF_DEFERRED)
+            return 1; /* acknowledged by the count on a later message */
+    }
+    am_hdr_t ack = {.kind = AM_ACK, .cookie = h->cookie};
+    am_send_small(h->src, &ack, offsetof(am_hdr_t, arg));
+    armcii_stats.acks_sent++;
+    return 1;
+}
+
+/* Pack the entries of a GETV into a reply; 0 when no bounce buffer is free yet. */
+static int answer_getv(const am_hdr_t *h, size_t len)
+{
+    if (armcii_ofi.nbounce_free == 0)
+        return 0;
+    const am_blk_t *e = (const am_blk_t *)(h + 1);
+    size_t total = 0;
+    if (len < sizeof(*h) || h->nblk > (len - sizeof(*h)) / sizeof(*e))
+        armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        check_range(h, e[i].addr, e[i].len);
+        total += e[i].len;
+    }
+    if (total > armcii_ofi.bounce_size - sizeof(am_hdr_t))
+        armcii_fatal(am_tcall,
+                     "get request from rank %d asks for %zu bytes in one reply (more "
+                     "than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
+                     h->src, total);
+    char *b = armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
+    am_hdr_t *r = (am_hdr_t *)b;
+    memset(r, 0, sizeof(*r));
+    r->kind = AM_GETV_REPLY;
+    r->src = armcii_g.rank;
+    r->cookie = h->cookie;
+    char *d = (char *)(r + 1);
+    for (uint32_t i = 0; i < h->nblk; i++) {
+        memcpy(d, (void *)(uintptr_t)e[i].addr, e[i].len);
+        d += e[i].len;
+    }
+    am_send_bounce_later(h->src, b, sizeof(*r) + total);
+    return 1;
+}
+
+static int take_getv_reply(const am_hdr_t *h, size_t len)
+{
+    am_ctx_t *c = am_cookie_ctx(h->cookie);
+    const char *d = (const char *)(h + 1);
+    size_t total = 0;
+    for (size_t i = 0; i < c->n; i++)
+        total += c->llen[i];
+    if (len < sizeof(*h) + total)
+        armcii_fatal(am_tcall, "short get reply from rank %d (%zu bytes)", h->src, len);
+    for (size_t i = 0; i < c->n; i++) {
+        memcpy(c->lptr[i], d, c->llen[i]);
+        d += c->llen[i];
+    }
+    armcii_req_t *req = c->req;
+    c->magic = 0;
+    free(c->lptr);
+    free(c);
+    armcii_req_op_done(req);
+    return 1;
+}
+
+static int do_rmw(const am_hdr_t *h, size_t len)
+{
+    uint64_t addr = h->arg[0];
+    size_t size = (h->type == ARMCII_RMW_FADD32 || h->type == ARMCII_RMW_SWAP32) ? 4 : 8;
+    if (addr % size != 0)
+        armcii_fatal(am_tcall, "read-modify-write from rank %d at %p is not %zu-byte aligned",
+                     h->src, (void *)(uintptr_t)addr, size);
+    check_range(h, addr, size);
+    am_hdr_t r = {.kind = AM_RMW_REPLY, .src = armcii_g.rank, .cookie = h->cookie};
+    r.arg[0] = armcii_rmw_apply(h->type, (void *)(uintptr_t)addr, h->arg[1], h->scale);
+    am_send_small(h->src, &r, offsetof(am_hdr_t, scale)); /* scale is not part of a reply */
+    return 1;
+}
+
+static int take_rmw_reply(const am_hdr_t *h, size_t len)
+{
+    am_ctx_t *c = am_cookie_ctx(h->cookie);
+    if (c->rsize == 4) {
+        uint32_t v = (uint32_t)h->arg[0];
+        memcpy(c->result, &v, 4);
+    } else {
+        memcpy(c->result, &h->arg[0], 8);
+    }
+    armcii_req_t *req = c->req;
+    c->magic = 0;
+    free(c);
+    armcii_req_op_done(req);
+    return 1;
+}
+
+void am_target_register(void)
+{
+    am_register(AM_PUTV, apply_records, AM_REQUEST);
+    am_register(AM_PUTF, apply_records, AM_REQUEST);
+    am_register(AM_ACCV, apply_records, AM_REQUEST);
+    am_register(AM_GETV, answer_getv, AM_REQUEST | AM_MAY_WAIT);
+    am_register(AM_RMW, do_rmw, AM_REQUEST);
+    am_register(AM_GETV_REPLY, take_getv_reply, 0);
+    am_register(AM_RMW_REPLY, take_rmw_reply, 0);
+}
