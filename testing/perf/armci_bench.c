@@ -314,12 +314,17 @@ static double overlap(void *remote, char *local)
  */
 #define MAX_TASKS 64
 
-/* What carries process 0's operations to process 1. */
+/* What carries process 0's operations to process 1 (and 1's to 0: every process must
+ * name the same path, as the iteration counts follow from it; asked of itself, process 1
+ * would be told "self" and named the provider: it then ran 100 rounds of the same-node
+ * flag ping-pong against process 0's 1000, and both waited forever). */
 static void set_path_name(void)
 {
 #ifndef BENCH_ARMCI_MPI
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
     snprintf(path_name, sizeof(path_name), "%s",
-             ARMCIX_Path_of(1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
+             ARMCIX_Path_of(me == 1 ? 0 : 1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
 #else
     /* which of Open MPI's one-sided components carried it (pt2pt: over TCP) */
     const char *osc = getenv("OMPI_MCA_osc");
