@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "../src/agg/agg.h"
 
 void armcii_fail_init(const char *call)
 {

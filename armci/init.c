@@ -115,6 +115,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     if (armcii_region_table_init(&armcii_g.regions, P) != 0 ||
         armcii_pool_init(&armcii_g.pool, (int)armcii_g.env.MAX_REQUESTS) != 0)
         init_fail("allocating the region table and request pool", ARMCII_ENOMEM);
+    armcii_fence_hook(armcii_agg_flush_target); /* a fence issues what handles collected */
     armcii_g.out_write = calloc((size_t)P, sizeof(int));
     armcii_g.out_sw = calloc((size_t)P, sizeof(int));
     armcii_g.out_implicit = calloc((size_t)P, sizeof(int));
@@ -319,8 +320,8 @@ int ARMCIX_Agg_stats(long *aggregated_p, long *flushes_p)
 {
     armcii_check_init("ARMCIX_Agg_stats");
     if (aggregated_p)
-        *aggregated_p = armcii_agg_ops;
+        *aggregated_p = armcii_stats.agg_ops;
     if (flushes_p)
-        *flushes_p = armcii_agg_flushes;
+        *flushes_p = armcii_stats.agg_flushes;
     return 0;
 }

@@ -3,9 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/stats.h"
 #include "agg.h"
-
-long armcii_agg_ops, armcii_agg_flushes;
 
 typedef struct {
     int in_use;
@@ -113,7 +112,7 @@ static void flush(const char *call, agg_t *a)
         wait_issued(call, a);
     a->n = 0;
     a->copy_used = 0;
-    armcii_agg_flushes++;
+    armcii_stats.agg_flushes++;
 }
 
 /* Records one block in @p a, which has room. */
@@ -123,7 +122,7 @@ static void push(agg_t *a, char *local, size_t copy_off, char *remote, size_t le
     a->is_get[a->n] = (uint8_t)is_get;
     a->copy_off[a->n] = copy_off;
     a->n++;
-    armcii_agg_ops++;
+    armcii_stats.agg_ops++;
 }
 
 static void append(const char *call, agg_t *a, char *local, size_t copy_off, char *remote,
@@ -265,4 +264,56 @@ void armcii_agg_fini(const char *call)
     free(table);
     table = NULL;
     ntable = 0;
+}
+
+/* ---- which handles are aggregate ---- */
+
+/*
+ * Handles need not be initialised for plain nonblocking calls (ARMCI_INIT_HANDLE is required
+ * only before ARMCI_SET_AGGREGATE_HANDLE), so an issuing call must not read a handle's bytes
+ * to ask whether it is an aggregate handle: they may be garbage that looks like one. The
+ * addresses that ARMCI_SET_AGGREGATE_HANDLE turned into aggregate handles are kept here,
+ * and only those are read. There are few at any time: a linear search.
+ */
+static const armci_hdl_t **agg_addrs;
+static int agg_n, agg_cap;
+
+int armcii_agg_addr_add(const armci_hdl_t *h)
+{
+    if (armcii_agg_addr_known(h))
+        return 0;
+    if (agg_n == agg_cap) {
+        int cap = agg_cap ? 2 * agg_cap : 16;
+        const armci_hdl_t **a = realloc(agg_addrs, (size_t)cap * sizeof(*a));
+        if (!a)
+            return -1;
+        agg_addrs = a;
+        agg_cap = cap;
+    }
+    agg_addrs[agg_n++] = h;
+    return 0;
+}
+
+void armcii_agg_addr_remove(const armci_hdl_t *h)
+{
+    for (int i = 0; i < agg_n; i++)
+        if (agg_addrs[i] == h) {
+            agg_addrs[i] = agg_addrs[--agg_n];
+            return;
+        }
+}
+
+int armcii_agg_addr_known(const armci_hdl_t *h)
+{
+    for (int i = 0; i < agg_n; i++)
+        if (agg_addrs[i] == h)
+            return 1;
+    return 0;
+}
+
+void armcii_agg_addr_clear(void)
+{
+    free(agg_addrs);
+    agg_addrs = NULL;
+    agg_n = agg_cap = 0;
 }

@@ -36,7 +36,11 @@ void armcii_agg_flush_target(const char *call, int target);
 /** Complete and drop every aggregate record (finalize). */
 void armcii_agg_fini(const char *call);
 
-/** Counters: blocks collected and flushes (vector transfers started). */
-extern long armcii_agg_ops, armcii_agg_flushes;
+/** The addresses of handles made aggregate (see agg.c): add (-1 if out of memory), remove,
+ *  ask, forget all. */
+int armcii_agg_addr_add(const armci_hdl_t *h);
+void armcii_agg_addr_remove(const armci_hdl_t *h);
+int armcii_agg_addr_known(const armci_hdl_t *h);
+void armcii_agg_addr_clear(void);
 
 #endif

@@ -340,6 +340,8 @@ void armcii_wait_zero(const char *call, const int *counter, int target);
 /** Before a blocking operation of @p kind to @p target: keep ARMCI's ordering promise. */
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target);
 void armcii_fence(const char *call, int target);
+/** @p fn runs first in every fence of a target (aggregation registers its flush). */
+void armcii_fence_hook(void (*fn)(const char *call, int target));
 /** Before a load/store operation on this process's own memory: complete what is in flight
  *  to it through the fabric. */
 void armcii_order_local(const char *call);

@@ -83,12 +83,6 @@ static inline int armcii_hdl_is_aggregate(const armci_hdl_t *h)
     unsigned tag = (unsigned)h->tag;
     return (tag >> 24) == ARMCII_HDL_MAGIC && (tag & ARMCII_HDL_AGG_BIT) != 0;
 }
-/** The addresses of handles made aggregate (see req.c): add (-1 if out of memory), remove,
- *  ask, forget all. */
-int armcii_agg_addr_add(const armci_hdl_t *h);
-void armcii_agg_addr_remove(const armci_hdl_t *h);
-int armcii_agg_addr_known(const armci_hdl_t *h);
-void armcii_agg_addr_clear(void);
 /** Classify @p h; for ACTIVE, @p req_p receives the request. */
 armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
                                     armcii_req_t **req_p);

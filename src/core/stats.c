@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../agg/agg.h"
 #include "armcii.h"
 #include "stats.h"
 
@@ -39,9 +38,9 @@ static void flatten(double *v, char names[][40])
     strcpy(names[k], "collective blocks by CMA");
     v[k++] = (double)armcii_stats.coll_cma_blocks;
     strcpy(names[k], "aggregated ops");
-    v[k++] = (double)armcii_agg_ops;
+    v[k++] = (double)armcii_stats.agg_ops;
     strcpy(names[k], "aggregate flushes");
-    v[k++] = (double)armcii_agg_flushes;
+    v[k++] = (double)armcii_stats.agg_flushes;
     armcix_cache_stats_t cs;
     armcii_cache_get_stats(&cs);
     strcpy(names[k], "get cache hits"); /* not in the get rows: they never left the process */
