@@ -37,6 +37,11 @@
 
 #define AM_NRECV 32
 
+typedef struct {
+    am_handler_t fn;
+    int flags; /* AM_REQUEST, AM_MAY_WAIT */
+} am_entry_t;
+
 /* A send that could not go yet. */
 typedef struct pending {
     struct pending *next;
@@ -67,10 +72,7 @@ static struct {
     int nreposts;
     pending_t *head, *tail;
     am_acks_t acks; /* deferred acknowledgements of flagged puts */
-    struct {
-        am_handler_t fn;
-        int flags;
-    } handlers[AM_KIND_END - AM_PUTV];
+    am_entry_t handlers[AM_KIND_END - AM_PUTV];
 } am;
 
 const char am_tcall[] = "armci progress (incoming operation)";
@@ -81,13 +83,13 @@ void am_register(uint32_t kind, am_handler_t fn, int flags)
     am.handlers[kind - AM_PUTV].flags = flags;
 }
 
-/* The handler of a known kind, or NULL. */
-static am_handler_t handler(uint32_t kind, int *flags)
+/* The handler of message @p h; a kind nobody registered ends the job. */
+static const am_entry_t *entry_of(const am_hdr_t *h, size_t len)
 {
+    uint32_t kind = h->kind;
     if (kind < AM_PUTV || kind >= AM_KIND_END || !am.handlers[kind - AM_PUTV].fn)
-        return NULL;
-    *flags = am.handlers[kind - AM_PUTV].flags;
-    return am.handlers[kind - AM_PUTV].fn;
+        armcii_fatal(am_tcall, "unknown message kind 0x%x (%zu bytes)", kind, len);
+    return &am.handlers[kind - AM_PUTV];
 }
 
 /* ---- origin-side contexts named by cookies ---- */
@@ -200,8 +202,7 @@ void armcii_am_flush_deferred(void)
     while (p) {
         int rc;
         if (p->is_request) {
-            int flags;
-            if (!handler(((am_hdr_t *)p->buf)->kind, &flags)(p->buf, p->len)) {
+            if (!entry_of(p->buf, p->len)->fn(p->buf, p->len)) {
                 prev = p;
                 p = p->next;
                 continue;
@@ -340,13 +341,9 @@ void armcii_am_fini(void)
 
 /* Hands @p h to its handler; one that cannot answer yet, or must queue behind answers that
  * wait already, is kept in a copy and handled by a later progress call. */
-static void dispatch(const am_hdr_t *h, size_t len)
+static void dispatch(const am_entry_t *e, const am_hdr_t *h, size_t len)
 {
-    int flags = 0;
-    am_handler_t fn = handler(h->kind, &flags);
-    if (!fn)
-        armcii_fatal(am_tcall, "unknown message kind 0x%x (%zu bytes)", h->kind, len);
-    if (((flags & AM_MAY_WAIT) && am.head) || !fn(h, len)) {
+    if (((e->flags & AM_MAY_WAIT) && am.head) || !e->fn(h, len)) {
         void *copy = malloc(len);
         if (!copy)
             armcii_fatal(am_tcall, "out of memory queueing a request");
@@ -355,15 +352,9 @@ static void dispatch(const am_hdr_t *h, size_t len)
     }
 }
 
-static int is_request(uint32_t kind)
-{
-    int flags = 0;
-    return handler(kind, &flags) && (flags & AM_REQUEST);
-}
-
 /* Applies @p h if it is the next request from its origin, then whatever it was holding up;
  * otherwise keeps a copy until its turn. */
-static void in_order(const am_hdr_t *h, size_t len)
+static void in_order(const am_entry_t *e, const am_hdr_t *h, size_t len)
 {
     int src = h->src;
     if (h->seq != am.seq_in[src]) {
@@ -376,7 +367,7 @@ static void in_order(const am_hdr_t *h, size_t len)
         am.held[src] = x;
         return;
     }
-    dispatch(h, len);
+    dispatch(e, h, len);
     am.seq_in[src]++;
     for (held_t **pp = &am.held[src]; *pp;) {
         held_t *x = *pp;
@@ -385,7 +376,7 @@ static void in_order(const am_hdr_t *h, size_t len)
             continue;
         }
         *pp = x->next;
-        dispatch(x->h, x->len);
+        dispatch(entry_of(x->h, x->len), x->h, x->len);
         am.seq_in[src]++;
         free(x);
         pp = &am.held[src]; /* the next one may be anywhere in the list */
@@ -402,12 +393,13 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
         armcii_fatal(am_tcall, "message from rank %d, beyond the %d processes", src,
                      armcii_g.nproc);
     uint32_t acked = h->acked;
-    if (is_request(h->kind)) {
-        in_order(h, len);
+    const am_entry_t *e = entry_of(h, len);
+    if (e->flags & AM_REQUEST) {
+        in_order(e, h, len);
         if (am_acks_due(&am.acks, src, am.seq_in[src]))
             send_count(src);
     } else {
-        dispatch(h, len);
+        dispatch(e, h, len);
     }
     am_acks_took(&am.acks, src, acked, armcii_req_op_done);
     int rc = am.nreposts > 0 ? -FI_EAGAIN : post_recv(op);
