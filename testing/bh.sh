@@ -1,0 +1,101 @@
+#!/bin/sh
+# Barnes-Hut (testing/apps/barnes_hut.c) on the get cache. Its forces must equal a direct
+# O(N^2) sum: to rounding with theta 0 (every cell opened), within the monopole error with
+# theta 0.5 (RMS 4.4e-3 at 2000 bodies). Over libfabric, where gets are cached, every cache
+# configuration must give the final positions of the run with the cache off, bit for bit:
+# a small fixed cache that evicts, a large one, the adaptive scheme, and ARMCI-MPI.
+here=$(cd "$(dirname "$0")" && pwd)
+bh=${top_builddir:-.}/testing/apps/barnes_hut
+bh_mpi=${top_builddir:-.}/testing/apps/barnes_hut_mpi
+run="$here/run-mpi.sh"
+. "$here/report.sh"
+# The sanitizer build checks the code of every path once: 2 processes only.
+nps="2 4"
+grep -q '^SAN_CFLAGS = .*-fsanitize=address' "${top_builddir:-.}/Makefile" 2>/dev/null && nps=2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# case NAME NPROCS ENV... -- ARGS...: the run exits 0; its output is kept in $tmp/NAME
+case_run() {
+    name=$1
+    np=$2
+    shift 2
+    log="$tmp/$(echo "$name" | tr -c 'a-zA-Z0-9\n' _)"
+    envs=
+    while [ "$1" != -- ]; do
+        envs="$envs $1"
+        shift
+    done
+    shift
+    env $envs "$run" "$np" "$bh" "$@" >"$log" 2>&1
+}
+
+field() { # field LOG KEY: the value of KEY= on the result line
+    sed -n "s/^barnes_hut label=.* $2=\([^ ]*\).*/\1/p" "$1"
+}
+
+check() { # check NAME NPROCS THETA TOL CACHE ENV...: the forces against the direct sum
+    name=$1
+    np=$2
+    theta=$3
+    tol=$4
+    cache=$5
+    shift 5
+    case_run "$name" "$np" "$@" -- --bodies 600 --steps 1 --theta "$theta" --check "$tol" \
+        --cache "$cache"
+    st=$?
+    grep -q "^barnes_hut check theta=$theta .* ok$" "$log" && [ $st = 0 ] &&
+        { [ "$cache" = off ] || [ "$(field "$log" hits)" -gt 0 ]; }
+    report $? "$name" "$log"
+}
+
+check "theta 0 equals the direct sum (shm, 2 processes)" 2 0 1e-12 off
+check "theta 0.5 is within its monopole error (shm, 3 processes)" 3 0.5 1e-2 off
+check "theta 0 through a small cache that evicts (tcp)" 2 0 1e-12 64:8K ARMCI_SHM=0 FI_PROVIDER=tcp
+
+# The same run under every cache configuration, over tcp with shared memory off.
+for np in $nps; do
+    args="--bodies 400 --steps 2"
+    case_run "off np=$np" $np ARMCI_SHM=0 FI_PROVIDER=tcp -- $args --cache off
+    st=$?
+    ref=$(field "$log" checksum)
+    [ $np = 2 ] && ref2=$ref
+    [ $st = 0 ] && [ -n "$ref" ]
+    report $? "cache off np=$np runs" "$log"
+    configs="64:8K 4096:1M adaptive"
+    [ $np = 2 ] || configs="64:8K adaptive"
+    for c in $configs; do
+        case_run "$c np=$np" $np ARMCI_SHM=0 FI_PROVIDER=tcp -- $args --cache $c
+        st=$?
+        sum=$(field "$log" checksum)
+        hits=$(field "$log" hits)
+        ok=1
+        if [ $st = 0 ] && [ -n "$ref" ] && [ "$sum" = "$ref" ] && [ "${hits:-0}" -gt 0 ]; then
+            ok=0
+        fi
+        # the small cache must actually evict, or it tests nothing more than the large one
+        if [ $c = 64:8K ] && [ "$(field "$log" capacity)" -eq 0 ] 2>/dev/null; then
+            ok=1
+        fi
+        report $ok "cache $c np=$np: hits, and the positions of the run without cache" "$log"
+    done
+done
+
+if [ -x "$bh_mpi" ] && [ -n "${ref2:-}" ]; then
+    log="$tmp/armci_mpi"
+    OMPI_MCA_osc=pt2pt "$run" 2 "$bh_mpi" --bodies 400 --steps 2 >"$log" 2>&1
+    st=$?
+    [ $st = 0 ] && [ "$(field "$log" checksum)" = "$ref2" ]
+    report $? "ARMCI-MPI build: the same positions as ours" "$log"
+fi
+
+# misuse is refused with a message
+for bad in "--cache bogus:cache takes off, adaptive" "--bodies 0:--bodies takes a positive" \
+    "--theta:without its value"; do
+    args=${bad%%:*}
+    want=${bad#*:}
+    log="$tmp/bad"
+    ! "$run" 1 "$bh" $args >"$log" 2>&1 && grep -q -- "$want" "$log"
+    report $? "barnes_hut refuses '$args'" "$log"
+done
+finish bh
