@@ -4,9 +4,12 @@
 # the adaptive scheme from 256 entries and 64 KiB, and the same source on ARMCI-MPI (no
 # cache) over TCP. The configurations alternate within each round; each row is the median
 # force time of BH_RUNS rounds. Fails if a run fails or if the final positions differ
-# between configurations at one process count.
+# between configurations at one process count. Across hosts of this machine
+# (testing/cluster): ARMCI_TEST_HOSTS=2, and BH_SHM=1 for node memory between processes
+# of one host (only gets that cross hosts are then cached).
 #
-#   BH_BODIES=8000 BH_STEPS=1 BH_NPS="2 4" BH_RUNS=3 BH_CSV=file run-bh.sh
+#   BH_BODIES=8000 BH_STEPS=1 BH_NPS="2 4" BH_RUNS=3 BH_SHM=0 BH_CSV=file run-bh.sh
+# (BH_CONFIGS: the configurations to run, among those of the default list; off first)
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-.}
 run="$here/../run-mpi.sh"
@@ -15,13 +18,13 @@ steps=${BH_STEPS:-1}
 nps=${BH_NPS:-2 4}
 runs=${BH_RUNS:-3}
 export FI_PROVIDER=${FI_PROVIDER:-tcp}
-export ARMCI_SHM=0
+export ARMCI_SHM=${BH_SHM:-0}
 bh="$top/testing/apps/barnes_hut"
 bh_mpi="$top/testing/apps/barnes_hut_mpi"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-configs="off 64:8K 256:64K 1024:256K 8192:2M adaptive"
-[ -x "$bh_mpi" ] && configs="$configs armci-mpi"
+configs=${BH_CONFIGS:-off 64:8K 256:64K 1024:256K 8192:2M adaptive armci-mpi}
+[ -x "$bh_mpi" ] || configs=$(echo "$configs" | sed 's/armci-mpi//')
 
 failed=0
 for np in $nps; do
@@ -48,8 +51,9 @@ for np in $nps; do
 done
 [ $failed = 0 ] || exit 1
 
-echo "Barnes-Hut: $bodies bodies (Plummer), $steps step(s), theta 0.5, shared memory off," \
-    "FI_PROVIDER=$FI_PROVIDER; force phases summed, slowest process, median of $runs rounds"
+where=${ARMCI_TEST_HOSTS:+", across $ARMCI_TEST_HOSTS hosts"}
+echo "Barnes-Hut: $bodies bodies (Plummer), $steps step(s), theta 0.5, ARMCI_SHM=$ARMCI_SHM," \
+    "FI_PROVIDER=$FI_PROVIDER$where; force phases summed, slowest process, median of $runs rounds"
 [ -z "${BH_CSV:-}" ] ||
     echo "procs,configuration,force_time_s,speedup,gets,hit_pct,conflict,capacity,index_resizes,buffer_resizes,buffer_bytes,index_slots,checksum" >"$BH_CSV"
 for np in $nps; do
