@@ -7,7 +7,7 @@ logs=
 for d in "$@"; do
     for l in testing/unit/test_core.log testing/suite.sh.log testing/errors.sh.log \
         testing/docs.sh.log testing/stats.sh.log testing/nas.sh.log \
-        testing/dead.sh.log testing/bh.sh.log; do
+        testing/dead.sh.log testing/bh.sh.log testing/layers.sh.log; do
         logs="$logs $d/$l"
     done
     # present when Global Arrays was found

@@ -1,0 +1,39 @@
+#!/bin/sh
+# The include rules of docs/layers.md ("What a layer may include"), checked: every quoted
+# #include of every C file under armci/ and src/ is matched against what its layer may
+# name. System and public headers (<...>) are not concerned.
+here=$(cd "$(dirname "$0")" && pwd)
+top=${top_srcdir:-$here/..}
+. "$here/report.sh"
+
+# allowed DIR: the quoted includes a file in DIR may name (extended regular expressions)
+allowed() {
+    case $1 in
+    armci) echo '^(check\.h|\.\./src/core/[a-z_]+\.h|\.\./src/agg/agg\.h)$' ;;
+    src/core) echo '^([a-z_]+\.h)$' ;;
+    src/transport) echo '^([a-z_]+\.h|\.\./core/(armcii|req|stats|invariant)\.h)$' ;;
+    src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h)$' ;;
+    src/tools) echo '^([a-z_]+\.h|\.\./(core|transport)/[a-z_]+\.h)$' ;;
+    *) echo '^$' ;;
+    esac
+}
+
+for dir in armci src/core src/transport src/agg src/cache src/coll src/tools; do
+    log=$(mktemp)
+    re=$(allowed "$dir")
+    n=0
+    for f in "$top/$dir"/*.[ch]; do
+        [ -f "$f" ] || continue
+        n=$((n + 1))
+        sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+            while read -r inc; do
+                echo "$inc" | grep -Eq "$re" ||
+                    echo "$dir/$(basename "$f") includes \"$inc\", which $dir may not" >>"$log"
+            done
+    done
+    [ "$n" -gt 0 ] || echo "no C files in $top/$dir" >>"$log"
+    [ -s "$log" ] && status=1 || status=0
+    report $status "$dir includes only what docs/layers.md allows it ($n files)" "$log"
+    rm -f "$log"
+done
+finish layers
