@@ -14,21 +14,17 @@ top=${top_builddir:-.}
 bin=$top/testing/mpi
 run="$here/run-mpi.sh"
 . "$here/report.sh"
-if [ "${ARMCI_TEST_CLUSTER:-1}" = 0 ]; then
-    echo "cluster: skipped (ARMCI_TEST_CLUSTER=0)"
-    exit 77
-fi
-if grep -q '^SAN_CFLAGS = .*-fsanitize' "$top/Makefile" 2>/dev/null; then
-    echo "cluster: skipped in a sanitizer build"
-    exit 77
-fi
+[ "${ARMCI_TEST_CLUSTER:-1}" = 0 ] && skip_all "cluster: ARMCI_TEST_CLUSTER=0"
+grep -q '^SAN_CFLAGS = .*-fsanitize' "$top/Makefile" 2>/dev/null &&
+    skip_all "cluster: not in a sanitizer build"
 # through sudo when that needs no password (./quickstart.sh check run by a user)
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
     exec sudo -n -E env PATH="$PATH" top_builddir="$top" "$0" "$@"
 fi
 
 if ! dir=$(OWNER=$$ "$here/cluster/hosts.sh" up 4 2>&1); then
-    echo "FAIL: cluster: cannot bring up hosts on this machine: $dir (ARMCI_TEST_CLUSTER=0 skips this)"
+    report 1 "cluster: bring up hosts on this machine: $dir (ARMCI_TEST_CLUSTER=0 skips this)"
+    finish cluster
     exit 1
 fi
 trap '"$here/cluster/hosts.sh" down "$dir"' EXIT
@@ -162,8 +158,16 @@ fault "processes of h2 stopped, 2 hosts x 2, ARMCI_TIMEOUT=5" 2 4 stop 10 h2 "0 
 # misuse that concerns a peer, the peer on another host (errors.sh's peer cases)
 log=$(mktemp)
 ARMCI_TEST_HOSTS=2 ERRORS_PEERS_ONLY=1 "$here/errors.sh" >"$log" 2>&1
-sed 's/^\(PASS\|FAIL\): /\1: 2 hosts: /' "$log"
-pass=$((pass + $(grep -c '^PASS: ' "$log")))
-fail=$((fail + $(grep -c '^FAIL: ' "$log")))
+peer_cases=0
+while IFS= read -r line; do # its cases become ours; its diagnostics pass through
+    case $line in
+    "ok "*) report 0 "2 hosts: ${line#* - }" ;;
+    "not ok "*) report 1 "2 hosts: ${line#* - }" ;;
+    "#"*) echo "$line" ;;
+    *) continue ;;
+    esac
+    peer_cases=$((peer_cases + 1))
+done <"$log"
+[ "$peer_cases" -gt 0 ] || report 1 "2 hosts: errors.sh's peer cases ran" "$log"
 rm -f "$log"
 finish cluster

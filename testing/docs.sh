@@ -3,11 +3,7 @@
 # actually has (regenerate with `make docs`).
 top=${top_srcdir:-$(dirname "$0")/..}
 info=${top_builddir:-.}/src/tools/armci-info
-pass=0
-fail=0
-result() {
-    if [ "$1" = ok ]; then echo "PASS: $2"; pass=$((pass + 1)); else echo "FAIL: $2 ($1)"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/report.sh"
 out=$("$info") || { result "exit status $?" "armci-info runs"; out=; }
 [ -n "$out" ] && result ok "armci-info runs without mpirun"
 echo "$out" | grep -q "tcp;ofi_rxm" && result ok "armci-info lists the tcp provider" ||
@@ -16,7 +12,7 @@ echo "$out" | grep -q "armci-ofi would use: " && result ok "armci-info names its
     result "no choice line" "armci-info names its choice"
 missing=0
 for v in $(grep -o '^ARMCII_ENV[A-Z_]*([A-Z_0-9]*' "$top/src/core/env_defs.h" | sed 's/ARMCII_ENV[A-Z_]*(/ARMCI_/'); do
-    echo "$out" | grep -q "^  $v " || { echo "    $v missing"; missing=$((missing + 1)); }
+    echo "$out" | grep -q "^  $v " || { echo "#   $v missing"; missing=$((missing + 1)); }
 done
 [ "$missing" -eq 0 ] && result ok "armci-info shows every environment variable" ||
     result "$missing missing" "armci-info shows every environment variable"
@@ -37,8 +33,7 @@ if cmp -s "$gen" "$doc"; then
     result ok "docs/tuning.md environment table is current"
 else
     result "stale: run make docs" "docs/tuning.md environment table is current"
-    diff "$doc" "$gen" | sed 's/^/    /' | head -10
+    diff "$doc" "$gen" | sed 's/^/#   /' | head -10
 fi
 rm -f "$gen" "$doc"
-echo "docs: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish docs

@@ -4,8 +4,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 prog=${top_builddir:-.}/testing/mpi/t_errors
 run="$here/run-mpi.sh"
-pass=0
-fail=0
+. "$here/report.sh"
 nprocs=2
 tag= # prefix of the case names (the program when not t_errors)
 # Cases run with `peer` concern another process (its memory, its mutexes, its settings);
@@ -46,12 +45,9 @@ check() {
         status=ok
     fi
     if [ "$status" = ok ]; then
-        echo "PASS: errors/$tag$c $*"
-        pass=$((pass + 1))
+        report 0 "errors/$tag$c $*"
     else
-        echo "FAIL: errors/$tag$c $* ($status)"
-        sed 's/^/    /' "$log" | tail -15
-        fail=$((fail + 1))
+        report 1 "errors/$tag$c $* ($status)" "$log"
     fi
     rm -f "$log"
 }
@@ -162,9 +158,5 @@ peer destroy_held "ARMCIX_Destroy_mutexes_hdl: mutex 0 at process 1 is still hel
 expect destroyed "is not a mutex handle of ARMCIX_Create_mutexes_hdl (or was destroyed)"
 expect color "ARMCIX_Group_split: color -3 is negative (and not MPI_UNDEFINED)"
 expect create_null "ARMCIX_Create_mutexes_hdl: the group is NULL"
-[ "$only_peers" = 0 ] || [ "$pass" -gt 0 ] || {
-    echo "FAIL: errors: ERRORS_PEERS_ONLY=1 ran no case"
-    fail=$((fail + 1))
-}
-echo "errors: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+[ "$only_peers" = 0 ] || [ "$pass" -gt 0 ] || report 1 "errors: ERRORS_PEERS_ONLY=1 ran no case"
+finish errors

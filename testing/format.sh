@@ -5,8 +5,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${top_srcdir:-$here/..}
 . "$here/report.sh"
 if ! command -v clang-format >/dev/null; then
-    echo "SKIP: format: clang-format is not installed (apt-get install clang-format)"
-    exit 77
+    skip_all "format: clang-format is not installed (apt-get install clang-format)"
 fi
 log=$(mktemp)
 files=$(cd "$top" && find include armci src testing nas_kernels -name '*.[ch]' ! -name config.h |

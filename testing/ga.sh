@@ -7,17 +7,7 @@ bin=${top_builddir:-.}/testing/ga/t_ga
 real=$(dirname "$bin")/.libs/t_ga
 [ -x "$real" ] || real=$bin
 run="$here/run-mpi.sh"
-pass=0
-fail=0
-result() {
-    if [ "$1" = ok ]; then
-        echo "PASS: $2"
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $2 ($1)"
-        fail=$((fail + 1))
-    fi
-}
+. "$here/report.sh"
 
 # ARMCI-MPI's library is static: had the link taken it, its internal ARMCII_ symbols
 # would be in the program and no libarmci.so in its dependencies.
@@ -34,12 +24,8 @@ one() { # one NAME NPROCS ENV...
     np=$2
     shift 2
     log=$(mktemp)
-    if env "$@" "$run" "$np" "$bin" >"$log" 2>&1 && grep -q " 0 failed" "$log"; then
-        result ok "$name"
-    else
-        result "see output" "$name"
-        sed 's/^/    /' "$log" | tail -20
-    fi
+    env "$@" "$run" "$np" "$bin" >"$log" 2>&1 && grep -q " 0 failed" "$log"
+    report $? "$name" "$log"
     rm -f "$log"
 }
 one "ga np=4 shm" 4 ARMCI_SHM=1
@@ -53,5 +39,4 @@ one "ga np=3 fabric tcp, native atomics" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC
 one "ga np=4 shm, one domain per process" 4 ARMCI_SHM=1 ARMCI_DOMAIN_NODE=0
 one "ga np=4, two nodes of 2 (shared memory within, tcp between)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "ga np=3, nodes of 2 and 1" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
-echo "ga: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish ga

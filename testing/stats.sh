@@ -4,8 +4,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 prog=${top_builddir:-.}/testing/mpi/t_stats
 run="$here/run-mpi.sh"
-pass=0
-fail=0
+. "$here/report.sh"
 check() { # check NAME "python expression over c (counters) and n" ENV...
     name=$1
     expr=$2
@@ -15,13 +14,10 @@ check() { # check NAME "python expression over c (counters) and n" ENV...
     if env ARMCI_STATS=1 ARMCI_STATS_FILE="$json" "$@" "$run" 3 "$prog" >"$log" 2>&1 &&
         grep -q "statistics over 3 processes" "$log" &&
         python3 -c "import json,sys; d=json.load(open('$json')); c=d['counters']; n=d['processes']; sys.exit(0 if ($expr) else 1)"; then
-        echo "PASS: stats/$name"
-        pass=$((pass + 1))
+        report 0 "stats/$name"
     else
-        echo "FAIL: stats/$name"
-        sed 's/^/    /' "$log" | grep -v "^    $" | tail -20
-        [ -s "$json" ] && sed 's/^/    /' "$json" | head -30
-        fail=$((fail + 1))
+        [ -s "$json" ] && head -30 "$json" >>"$log"
+        report 1 "stats/$name" "$log"
     fi
     rm -f "$json" "$log"
 }
@@ -74,5 +70,4 @@ check "fabric, flagged-put ping-pong: acknowledgements ride on the answers" \
 check "fabric, flagged-put ping-pong, ARMCI_ACK_DEFER=0: every one acknowledged at once" \
     "all(c['acknowledgements sent'][i] >= 110 for i in (0, 1)) and $(all 'acknowledgements asked for' 0)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACK_DEFER=0
-echo "stats: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish stats

@@ -3,12 +3,11 @@
 # the runtime: shared memory on; shared memory off over libfabric's tcp, shm and
 # sockets providers; several nodes (ARMCI_NODE_SIZE: shared memory within, libfabric
 # between); the buffered protocol; software and native accumulates; the get cache.
-# Prints one PASS:/FAIL: line per run; exits non-zero if any run failed.
+# Prints one TAP line per run (report.sh); exits non-zero if any run failed.
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${top_builddir:-.}/testing/mpi
 run="$here/run-mpi.sh"
-pass=0
-fail=0
+. "$here/report.sh"
 # In the sanitizer build every program here is also checked for leaks (see tester.h and
 # lsan.supp); the slow unwinder, because Open MPI's code has no frame pointers.
 san=0
@@ -30,16 +29,8 @@ one() { # one NAME NPROCS ENV... -- PROGRAM
     np=$2
     shift 2
     log=$(mktemp)
-    if env "$@" "$run" "$np" $prog >"$log" 2>&1; then
-        echo "PASS: $name"
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $name"
-        # what the program itself said went wrong, then the end of the output
-        grep -E 'check failed|leak of|ERROR: |armci: rank' "$log" | head -15 | sed 's/^/    ! /'
-        sed 's/^/    /' "$log" | tail -25
-        fail=$((fail + 1))
-    fi
+    env "$@" "$run" "$np" $prog >"$log" 2>&1
+    report $? "$name" "$log"
     rm -f "$log"
 }
 
@@ -210,5 +201,4 @@ one "t_soak np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp
 one "t_soak np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "t_soak np=4 fabric tcp buffered, 4 requests, 2 bounce buffers" 4 ARMCI_SHM=0 FI_PROVIDER=tcp \
     ARMCI_BUFFERED_MAX=64K ARMCI_MAX_REQUESTS=4 ARMCI_BOUNCE_COUNT=2
-echo "suite: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish suite

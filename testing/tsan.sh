@@ -8,12 +8,9 @@
 here=$(cd "$(dirname "$0")" && pwd)
 build=${top_builddir:-.}
 run="$here/run-mpi.sh"
-grep -q '^SAN_CFLAGS = .*-fsanitize=thread' "$build/Makefile" 2>/dev/null || {
-    echo "tsan: skipped (not a --enable-tsan build)"
-    exit 77
-}
-pass=0
-fail=0
+. "$here/report.sh"
+grep -q '^SAN_CFLAGS = .*-fsanitize=thread' "$build/Makefile" 2>/dev/null ||
+    skip_all "tsan: not a --enable-tsan build"
 one() { # one NAME ITERS ENV...   (PROG: the program, t_threads unless set)
     name=$1
     iters=$2
@@ -24,12 +21,10 @@ one() { # one NAME ITERS ENV...   (PROG: the program, t_threads unless set)
         TSAN_OPTIONS="halt_on_error=0 suppressions=$here/tsan.supp" \
         "$run" "${NP:-4}" "$build/testing/mpi/$prog" $iters >"$log" 2>&1 &&
         ! grep -q 'WARNING: ThreadSanitizer' "$log"; then
-        echo "PASS: tsan $prog $name"
-        pass=$((pass + 1))
+        report 0 "tsan $prog $name"
     else
-        echo "FAIL: tsan $prog $name"
-        grep -A20 'WARNING: ThreadSanitizer' "$log" | head -60 | sed 's/^/    /'
-        fail=$((fail + 1))
+        report 1 "tsan $prog $name"
+        grep -A20 'WARNING: ThreadSanitizer' "$log" | head -60 | sed 's/^/#   /'
     fi
     rm -f "$log"
 }
@@ -41,5 +36,4 @@ NP=2 one "fabric tcp, woken thread" 400 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRE
     ARMCI_PROGRESS_WAKE_MIN=1
 PROG=t_values NP=3 one "fabric tcp" "" ARMCI_SHM=0 FI_PROVIDER=tcp
 PROG=t_values NP=3 one "fabric tcp, 4 requests" "" ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MAX_REQUESTS=4
-echo "tsan: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish tsan

@@ -7,16 +7,10 @@
 here=$(cd "$(dirname "$0")" && pwd)
 build=${top_builddir:-.}
 run="$here/run-mpi.sh"
-command -v valgrind >/dev/null || {
-    echo "valgrind: not installed (apt-get install -y valgrind)"
-    exit 77
-}
-if grep -q '^SAN_CFLAGS = .*-fsanitize' "$build/Makefile" 2>/dev/null; then
-    echo "valgrind: skipped in a sanitizer build (the two do not mix)"
-    exit 77
-fi
-pass=0
-fail=0
+. "$here/report.sh"
+command -v valgrind >/dev/null || skip_all "valgrind: not installed (apt-get install -y valgrind)"
+grep -q '^SAN_CFLAGS = .*-fsanitize' "$build/Makefile" 2>/dev/null &&
+    skip_all "valgrind: not in a sanitizer build (the two do not mix)"
 for t in t_contig t_strided t_cache t_coll; do
     for cfg in "ARMCI_SHM=1" "ARMCI_SHM=0 FI_PROVIDER=tcp"; do
         log=$(mktemp)
@@ -26,15 +20,12 @@ for t in t_contig t_strided t_cache t_coll; do
             --suppressions=/usr/share/openmpi/openmpi-valgrind.supp \
             --suppressions="$here/valgrind.supp" "$build/testing/mpi/$t" >"$log" 2>&1 &&
             ! grep -q '^==[0-9]*== ' "$log"; then
-            echo "PASS: valgrind $t $cfg"
-            pass=$((pass + 1))
+            report 0 "valgrind $t $cfg"
         else
-            echo "FAIL: valgrind $t $cfg"
-            grep -A12 '^==[0-9]*== [A-Z]' "$log" | head -40 | sed 's/^/    /'
-            fail=$((fail + 1))
+            report 1 "valgrind $t $cfg"
+            grep -A12 '^==[0-9]*== [A-Z]' "$log" | head -40 | sed 's/^/#   /'
         fi
         rm -f "$log"
     done
 done
-echo "valgrind: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish valgrind
