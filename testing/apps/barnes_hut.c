@@ -14,17 +14,20 @@
  * the process that owns them.
  *
  *   barnes_hut [--bodies N] [--steps S] [--theta T] [--cache off|adaptive|ENTRIES:BYTES]
- *              [--check TOL] [--seed X] [--label L]
+ *              [--gets blocking|nb] [--check TOL] [--seed X] [--label L]
  *
  * --cache picks the configuration (through ARMCI_CACHE_* before ARMCI_Init): off; adaptive
  * (the adaptive scheme, from 256 entries and 64 KiB unless ARMCI_CACHE_ENTRIES/BYTES say
  * otherwise); or ENTRIES:BYTES, fixed (sizes as ARMCI_CACHE_ENTRIES/BYTES take them).
+ * --gets nb walks the other trees with ARMCI_NbGet, each get issued as soon as its parent
+ * group arrives (walk_nb); the sums, and so the positions, stay those of blocking gets.
  * --check TOL compares the first step's accelerations with a direct O(N^2) sum and fails
  * when their RMS relative error exceeds TOL (theta 0 opens every cell: only rounding is left).
  *
  * Prints one line: "barnes_hut label=... force_time_s=T ... checksum=C", T the force phases
  * summed over the steps on the slowest process, C a hash of the final positions' bits (the
- * same for every cache configuration at the same N, S, theta and process count).
+ * same for every cache configuration at the same N, S, theta and process count), followed
+ * by acc_checksum=, the same of the last accelerations.
  */
 #include <math.h>
 #include <stdint.h>
@@ -64,6 +67,7 @@ typedef struct {
     long cap_cells, cap_bodies; /* capacity of each process's block */
     void **cells, **bodies;     /* ARMCI_Malloc bases, one per process */
     int cached;                 /* the allocations use the cache */
+    int nb;                     /* walk others' trees with gets issued ahead (walk_nb) */
     long remote_gets;
 } tree_set_t;
 
@@ -368,6 +372,105 @@ static void walk(tree_set_t *t, int p, const double x[3], double theta, double a
     }
 }
 
+/* The walk of another process's tree with its gets issued ahead (--nb): when a group of
+ * children arrives, every child that will be opened starts the get of its own children
+ * (or of its bodies) at once, in octant order, and the walk waits for it only when it
+ * reaches that child. The cells and interactions come in the order of walk(), so the
+ * sums are the same to the bit. */
+typedef struct {
+    cell_t c;
+    int pending; /* 0: nothing fetched; 1: group; 2: bodies */
+    armci_hdl_t h;
+    union {
+        cell_t group[GROUP];
+        body_t leaf[LEAF_MAX];
+    } buf;
+} nb_entry_t;
+
+static int opened(const cell_t *c, const double x[3], double theta2)
+{
+    double dx = c->com[0] - x[0], dy = c->com[1] - x[1], dz = c->com[2] - x[2];
+    double d2 = dx * dx + dy * dy + dz * dz;
+    return !(c->size * c->size < theta2 * d2 || (c->child < 0 && c->count == 1));
+}
+
+/* Start what entry e will need once the walk reaches it. */
+static void prefetch(tree_set_t *t, int p, nb_entry_t *e, const double x[3], double theta2)
+{
+    e->pending = 0;
+    if (e->c.mass == 0 || !opened(&e->c, x, theta2))
+        return;
+    const cell_t *cells = t->cells[p];
+    const body_t *bodies = t->bodies[p];
+    if (e->c.child >= 0) {
+        ARMCI_INIT_HANDLE(&e->h);
+        ARMCI_NbGet((void *)(cells + e->c.child), e->buf.group, (int)sizeof(e->buf.group), p,
+                    &e->h);
+        e->pending = 1;
+    } else if (e->c.count <= LEAF_MAX) { /* larger leaves: fetched in pieces on arrival */
+        ARMCI_INIT_HANDLE(&e->h);
+        ARMCI_NbGet((void *)(bodies + e->c.first), e->buf.leaf, e->c.count * (int)sizeof(body_t), p,
+                    &e->h);
+        e->pending = 2;
+    } else {
+        return;
+    }
+    t->remote_gets++;
+}
+
+static void walk_nb(tree_set_t *t, int p, const double x[3], double theta, double a[3])
+{
+    static nb_entry_t *stack;
+    if (!stack && !(stack = malloc((GROUP * MAX_DEPTH + 1) * sizeof(*stack)))) {
+        fprintf(stderr, "barnes_hut: out of memory\n");
+        ARMCI_Error("barnes_hut: out of memory", 1);
+    }
+    const body_t *bodies = t->bodies[p];
+    double theta2 = theta * theta;
+    int top = 0;
+    fetch(t, p, t->cells[p], &stack[0].c, (long)sizeof(cell_t));
+    prefetch(t, p, &stack[top++], x, theta2);
+    while (top > 0) {
+        nb_entry_t *e = &stack[--top];
+        if (e->c.mass == 0)
+            continue;
+        if (e->pending)
+            ARMCI_Wait(&e->h);
+        if (!opened(&e->c, x, theta2)) {
+            interact(x, e->c.com, e->c.mass, a);
+        } else if (e->c.child < 0) {
+            if (e->pending == 2) {
+                for (int k = 0; k < e->c.count; k++)
+                    interact(x, e->buf.leaf[k].x, e->buf.leaf[k].m, a);
+                continue;
+            }
+            body_t leaf[LEAF_MAX];
+            for (int k0 = 0; k0 < e->c.count; k0 += LEAF_MAX) {
+                int k1 = e->c.count - k0 < LEAF_MAX ? e->c.count - k0 : LEAF_MAX;
+                fetch(t, p, bodies + e->c.first + k0, leaf, (long)k1 * (long)sizeof(body_t));
+                for (int k = 0; k < k1; k++)
+                    interact(x, leaf[k].x, leaf[k].m, a);
+            }
+        } else {
+            /* e's slot is reused by its children: copy the group out first. Child o lands
+             * below the children after it, so that octant 0 is visited first, as in walk(). */
+            cell_t group[GROUP];
+            memcpy(group, e->buf.group, sizeof(group));
+            int k = 0;
+            for (int o = 0; o < GROUP; o++)
+                k += group[o].mass != 0;
+            int slot = top + k - 1;
+            for (int o = 0; o < GROUP; o++) {
+                if (group[o].mass == 0)
+                    continue;
+                stack[slot].c = group[o];
+                prefetch(t, p, &stack[slot--], x, theta2);
+            }
+            top += k;
+        }
+    }
+}
+
 /* ---- the run --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -378,6 +481,7 @@ typedef struct {
     double check_tol; /* < 0: no check */
     uint64_t seed;
     const char *label;
+    int nb; /* walk other processes' trees with ARMCI_NbGet issued ahead */
 } options_t;
 
 static void usage(const char *why, int me)
@@ -386,7 +490,8 @@ static void usage(const char *why, int me)
         fprintf(stderr,
                 "barnes_hut: %s\n"
                 "usage: barnes_hut [--bodies N] [--steps S] [--theta T]"
-                " [--cache off|adaptive|ENTRIES:BYTES] [--check TOL] [--seed X] [--label L]\n",
+                " [--cache off|adaptive|ENTRIES:BYTES] [--gets blocking|nb] [--check TOL]"
+                " [--seed X] [--label L]\n",
                 why);
     MPI_Finalize();
     exit(2);
@@ -394,7 +499,7 @@ static void usage(const char *why, int me)
 
 static options_t parse(int argc, char **argv, int me)
 {
-    options_t o = {4000, 3, 0.5, "off", -1.0, 20261124, NULL};
+    options_t o = {4000, 3, 0.5, "off", -1.0, 20261124, NULL, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc)
@@ -425,6 +530,10 @@ static options_t parse(int argc, char **argv, int me)
             o.cache = v;
         } else if (strcmp(a, "--label") == 0) {
             o.label = v;
+        } else if (strcmp(a, "--gets") == 0) {
+            if (strcmp(v, "nb") != 0 && strcmp(v, "blocking") != 0)
+                usage("--gets takes blocking or nb", me);
+            o.nb = strcmp(v, "nb") == 0;
         } else {
             usage("unknown option", me);
         }
@@ -470,8 +579,12 @@ static double forces(tree_set_t *t, long nmine, const double (*x)[3], double the
     double t0 = MPI_Wtime();
     for (long i = 0; i < nmine; i++) {
         acc[i][0] = acc[i][1] = acc[i][2] = 0;
-        for (int p = 0; p < t->np; p++)
-            walk(t, p, x[i], theta, acc[i]);
+        for (int p = 0; p < t->np; p++) {
+            if (t->nb && p != t->me)
+                walk_nb(t, p, x[i], theta, acc[i]);
+            else
+                walk(t, p, x[i], theta, acc[i]);
+        }
     }
     return MPI_Wtime() - t0;
 }
@@ -553,7 +666,7 @@ int main(int argc, char **argv)
         m[i] = 1.0 / (double)n;
     }
 
-    tree_set_t t = {me, np, 0, 0, NULL, NULL, cached, 0};
+    tree_set_t t = {me, np, 0, 0, NULL, NULL, cached, o.nb, 0};
     t.cells = malloc((size_t)np * sizeof(void *));
     t.bodies = malloc((size_t)np * sizeof(void *));
     builder_t b = {0};
@@ -595,15 +708,19 @@ int main(int argc, char **argv)
     ARMCI_Barrier(); /* others may still read my tree: no MPI-only call before this */
     double tmax;
     MPI_Allreduce(&force_time, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    uint64_t h = 0, hall;
+    /* Positions move by dt^2 times the force: a last-bit change of a force is lost in
+     * them. The last accelerations are hashed too, so that such a change shows. */
+    uint64_t h[2] = {0, 0}, hall[2];
     for (long i = 0; i < nmine; i++) {
-        uint64_t bits[3];
-        memcpy(bits, x[i], sizeof(bits));
-        for (int d = 0; d < 3; d++)
-            h ^= (bits[d] + 0x9e3779b97f4a7c15ull * (uint64_t)(3 * ids[i] + d)) *
-                 0xff51afd7ed558ccdull;
+        uint64_t bits[2][3];
+        memcpy(bits[0], x[i], sizeof(bits[0]));
+        memcpy(bits[1], acc[i], sizeof(bits[1]));
+        for (int k = 0; k < 2; k++)
+            for (int d = 0; d < 3; d++)
+                h[k] ^= (bits[k][d] + 0x9e3779b97f4a7c15ull * (uint64_t)(3 * ids[i] + d)) *
+                        0xff51afd7ed558ccdull;
     }
-    MPI_Allreduce(&h, &hall, 1, MPI_UINT64_T, MPI_BXOR, MPI_COMM_WORLD);
+    MPI_Allreduce(h, hall, 2, MPI_UINT64_T, MPI_BXOR, MPI_COMM_WORLD);
 
     long c[9] = {0};
 #ifndef BENCH_ARMCI_MPI
@@ -627,10 +744,11 @@ int main(int argc, char **argv)
         printf("barnes_hut label=%s bodies=%ld steps=%d procs=%d theta=%g force_time_s=%.4f "
                "gets=%ld hits=%ld misses=%ld hit_pct=%.1f conflict=%ld capacity=%ld "
                "index_resizes=%ld buffer_resizes=%ld buffer_bytes=%ld index_slots=%ld "
-               "checksum=%016llx\n",
+               "checksum=%016llx acc_checksum=%016llx\n",
                o.label, n, o.steps, np, o.theta, tmax, sum[6], sum[0], sum[1],
                cached_gets ? 100.0 * (double)sum[0] / (double)cached_gets : 0.0, sum[2], sum[3],
-               max[4], max[5], max[7], max[8], (unsigned long long)hall);
+               max[4], max[5], max[7], max[8], (unsigned long long)hall[0],
+               (unsigned long long)hall[1]);
     }
 
     ARMCI_Barrier();
