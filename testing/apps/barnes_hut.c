@@ -37,6 +37,7 @@
 
 #include <mpi.h>
 #include <armci.h>
+#include "../perf/bench.h"
 #ifndef BENCH_ARMCI_MPI
 #include <armcix.h>
 #endif
@@ -73,22 +74,9 @@ typedef struct {
 
 /* ---- bodies ------------------------------------------------------------------------- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 static void random_direction(uint64_t *s, double r, double out[3])
 {
-    double z = 2.0 * rng_unit(s) - 1.0, phi = 2.0 * M_PI * rng_unit(s);
+    double z = 2.0 * bench_rng_unit(s) - 1.0, phi = 2.0 * M_PI * bench_rng_unit(s);
     double rho = sqrt(1.0 - z * z);
     out[0] = r * rho * cos(phi);
     out[1] = r * rho * sin(phi);
@@ -102,14 +90,14 @@ static void plummer(long n, uint64_t seed, double (*x)[3], double (*v)[3])
     for (long i = 0; i < n; i++) {
         double r;
         do {
-            double u = rng_unit(&seed);
+            double u = bench_rng_unit(&seed);
             r = u > 0 ? 1.0 / sqrt(pow(u, -2.0 / 3.0) - 1.0) : 0.0;
         } while (r >= 8.0);
         random_direction(&seed, r, x[i]);
         double q, g;
         do {
-            q = rng_unit(&seed);
-            g = 0.1 * rng_unit(&seed);
+            q = bench_rng_unit(&seed);
+            g = 0.1 * bench_rng_unit(&seed);
         } while (g > q * q * pow(1.0 - q * q, 3.5));
         random_direction(&seed, q * M_SQRT2 * pow(1.0 + r * r, -0.25), v[i]);
     }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <armci.h>
+#include "bench.h"
 #ifndef BENCH_ARMCI_MPI
 #include <armcix.h>
 #include <rdma/fabric.h>
@@ -41,25 +42,6 @@
 static FILE *csv;
 static char path_name[64];
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return v[n / 2];
-}
-
 static void emit(const char *op, size_t bytes, double value, const char *unit)
 {
     printf("%-10s %10zu %12.3f %s\n", op, bytes, value, unit);
@@ -75,7 +57,7 @@ static double latency(int op, void *remote, char *local, size_t n, int iters)
     double t[BATCHES], one = 1.0;
     armci_hdl_t h;
     for (int b = -1; b < BATCHES; b++) { /* batch -1 warms up */
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < iters; i++) {
             switch (op) {
             case OP_GET:
@@ -96,9 +78,9 @@ static double latency(int op, void *remote, char *local, size_t n, int iters)
         if (op == OP_PUT || op == OP_ACC)
             ARMCI_Fence(1);
         if (b >= 0)
-            t[b] = (now() - t0) / iters * 1e6;
+            t[b] = (bench_now() - t0) / iters * 1e6;
     }
-    return median(t, BATCHES);
+    return bench_median(t, BATCHES);
 }
 
 /* Median bandwidth in MB/s of a window of 16 nonblocking operations. */
@@ -107,7 +89,7 @@ static double bandwidth(int op, void *remote, char *local, size_t n)
     const int window = 16;
     double t[BATCHES];
     for (int b = -1; b < BATCHES; b++) {
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < window; i++) {
             if (op == OP_GET)
                 ARMCI_NbGet(remote, local, (int)n, 1, NULL);
@@ -118,9 +100,9 @@ static double bandwidth(int op, void *remote, char *local, size_t n)
         if (op == OP_PUT)
             ARMCI_Fence(1);
         if (b >= 0)
-            t[b] = (double)n * window / (now() - t0) / 1e6;
+            t[b] = (double)n * window / (bench_now() - t0) / 1e6;
     }
-    return median(t, BATCHES);
+    return bench_median(t, BATCHES);
 }
 
 /* Median time of a 64 x 64 B strided get or put (remote rows 128 B apart), in us. */
@@ -129,7 +111,7 @@ static double strided(int get, void *remote, char *local, int iters)
     int lstride[1] = {64}, rstride[1] = {128}, count[2] = {64, 64};
     double t[BATCHES];
     for (int b = -1; b < BATCHES; b++) {
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < iters; i++) {
             if (get)
                 ARMCI_GetS(remote, rstride, local, lstride, count, 1, 1);
@@ -139,9 +121,9 @@ static double strided(int get, void *remote, char *local, int iters)
         if (!get)
             ARMCI_Fence(1);
         if (b >= 0)
-            t[b] = (now() - t0) / iters * 1e6;
+            t[b] = (bench_now() - t0) / iters * 1e6;
     }
-    return median(t, BATCHES);
+    return bench_median(t, BATCHES);
 }
 
 /* Median time of a fetch-and-add, in us. */
@@ -150,13 +132,13 @@ static double fetch_add(void *remote, int iters)
     double t[BATCHES];
     int old;
     for (int b = -1; b < BATCHES; b++) {
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < iters; i++)
             ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, remote, 1, 1);
         if (b >= 0)
-            t[b] = (now() - t0) / iters * 1e6;
+            t[b] = (bench_now() - t0) / iters * 1e6;
     }
-    return median(t, BATCHES);
+    return bench_median(t, BATCHES);
 }
 
 /* The aggregation test of the ARMCI paper: 1000 doubles at non-adjacent places moved by
@@ -164,7 +146,7 @@ static double fetch_add(void *remote, int iters)
  * (mode 1), or one vector call of 1000 segments (mode 2). Time of one round, us. */
 static double aggregation_round(int get, int mode, void **lp, void **rp, int n)
 {
-    double t0 = now();
+    double t0 = bench_now();
     if (mode == 0) {
         for (int i = 0; i < n; i++) {
             if (get)
@@ -192,7 +174,7 @@ static double aggregation_round(int get, int mode, void **lp, void **rp, int n)
     }
     if (!get)
         ARMCI_Fence(1);
-    return (now() - t0) * 1e6;
+    return (bench_now() - t0) * 1e6;
 }
 
 /* The three modes alternate within each batch, so that all three see the machine in the
@@ -226,9 +208,9 @@ static void aggregation(int get, void *remote, char *local)
         ratio[b] = round[1] / round[2];
     }
     for (int mode = 0; mode < 3; mode++)
-        emit(names[get][mode], 8 * N, median(t[mode], BATCHES), "us");
-    emit(get ? "agg_get_ratio_to_vector" : "agg_put_ratio_to_vector", 8 * N, median(ratio, BATCHES),
-         "x");
+        emit(names[get][mode], 8 * N, bench_median(t[mode], BATCHES), "us");
+    emit(get ? "agg_get_ratio_to_vector" : "agg_put_ratio_to_vector", 8 * N,
+         bench_median(ratio, BATCHES), "x");
 }
 
 #ifndef BENCH_ARMCI_MPI
@@ -246,7 +228,7 @@ static double notify_pingpong(void **base, int me, char *local, size_t n, int mo
     double t[BATCHES];
     for (int b = -1; b < BATCHES; b++) {
         ARMCI_Barrier();
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < iters; i++) {
             seq++;
             for (int turn = 0; turn < 2; turn++) {
@@ -265,17 +247,17 @@ static double notify_pingpong(void **base, int me, char *local, size_t n, int mo
             }
         }
         if (b >= 0)
-            t[b] = (now() - t0) / iters / 2 * 1e6;
+            t[b] = (bench_now() - t0) / iters / 2 * 1e6;
     }
-    return median(t, BATCHES);
+    return bench_median(t, BATCHES);
 }
 #endif
 
 static volatile double sink;
 static void compute(double seconds)
 {
-    double t0 = now(), x = 0;
-    while (now() - t0 < seconds)
+    double t0 = bench_now(), x = 0;
+    while (bench_now() - t0 < seconds)
         for (int i = 0; i < 1000; i++)
             x += i * 1e-9;
     sink = x;
@@ -288,22 +270,22 @@ static double overlap(void *remote, char *local)
     double comm[BATCHES], ov[BATCHES];
     armci_hdl_t h;
     for (int b = 0; b < BATCHES; b++) {
-        double t0 = now();
+        double t0 = bench_now();
         ARMCI_NbGet(remote, local, (int)n, 1, &h);
         ARMCI_Wait(&h);
-        comm[b] = now() - t0;
+        comm[b] = bench_now() - t0;
     }
-    double tc = median(comm, BATCHES);
+    double tc = bench_median(comm, BATCHES);
     for (int b = 0; b < BATCHES; b++) {
-        double t0 = now();
+        double t0 = bench_now();
         ARMCI_NbGet(remote, local, (int)n, 1, &h);
         compute(tc);
         ARMCI_Wait(&h);
-        double total = now() - t0;
+        double total = bench_now() - t0;
         double hidden = (tc + tc - total) / tc;
         ov[b] = hidden < 0 ? 0 : hidden > 1 ? 1 : hidden;
     }
-    return median(ov, BATCHES) * 100.0;
+    return bench_median(ov, BATCHES) * 100.0;
 }
 
 /*
@@ -450,12 +432,12 @@ static void run_overlap_breakdown(void)
     if (me == 0) {
         static double comm[400];
         for (int b = 0; b < 400; b++) {
-            double t0 = now();
+            double t0 = bench_now();
             ARMCI_NbGet(base[1], local, (int)n, 1, &h);
             ARMCI_Wait(&h);
-            comm[b] = now() - t0;
+            comm[b] = bench_now() - t0;
         }
-        tc = median(comm, 400);
+        tc = bench_median(comm, 400);
     }
     /* The others wait for process 0's word inside ARMCI (serving its gets, as in
      * ARMCI_Barrier's wait), or with BENCH_TARGET_NAPS=1 napping between looks, leaving
@@ -468,13 +450,13 @@ static void run_overlap_breakdown(void)
         tell_others(np);
         nbefore = read_tasks(before);
         for (int b = 0; b < OVL_BATCHES; b++) {
-            double t0 = now();
+            double t0 = bench_now();
             ARMCI_NbGet(base[1], local, (int)n, 1, &h);
-            double t1 = now();
+            double t1 = bench_now();
             compute(tc);
-            double t2 = now();
+            double t2 = bench_now();
             ARMCI_Wait(&h);
-            double t3 = now();
+            double t3 = bench_now();
             parts[0][b] = 1e6 * (t1 - t0);
             parts[1][b] = 1e6 * (t2 - t1);
             parts[2][b] = 1e6 * (t3 - t2);
@@ -499,11 +481,11 @@ static void run_overlap_breakdown(void)
         printf("# %s, path %s: overlap of a 256 KiB NbGet with %.1f us of computation, "
                "medians of %d batches\n",
                IMPL, path_name, 1e6 * tc, OVL_BATCHES);
-        emit("overlap", n, median(ov, OVL_BATCHES) * 100.0, "%");
+        emit("overlap", n, bench_median(ov, OVL_BATCHES) * 100.0, "%");
         emit("ovl_alone", n, 1e6 * tc, "us");
-        emit("ovl_issue", n, median(parts[0], OVL_BATCHES), "us");
-        emit("ovl_comp", n, median(parts[1], OVL_BATCHES), "us");
-        emit("ovl_wait", n, median(parts[2], OVL_BATCHES), "us");
+        emit("ovl_issue", n, bench_median(parts[0], OVL_BATCHES), "us");
+        emit("ovl_comp", n, bench_median(parts[1], OVL_BATCHES), "us");
+        emit("ovl_wait", n, bench_median(parts[2], OVL_BATCHES), "us");
         printf("# per overlapped batch, from the scheduler (us on a CPU / us runnable but "
                "waiting for one)\n");
         printf("%-8s %18s %24s %s\n", "process", "main thread", "other threads",
@@ -580,14 +562,14 @@ static double copy_seconds(char *dst, const char *src, size_t n, int iters)
 {
     double t[BATCHES];
     for (int b = 0; b < BATCHES; b++) {
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < iters; i++) {
             memcpy(dst, src, n);
             __asm__ volatile("" ::: "memory"); /* keep every copy */
         }
-        t[b] = (now() - t0) / iters;
+        t[b] = (bench_now() - t0) / iters;
     }
-    return median(t, BATCHES);
+    return bench_median(t, BATCHES);
 }
 
 /* The floor of a same-node path: memcpy out of a peer's shared-memory segment. */
@@ -727,7 +709,7 @@ static void run_raw_ofi(void)
             for (size_t n = 8; n <= 1024; n *= 4) {
                 double t[BATCHES];
                 for (int b = -1; b < BATCHES; b++) {
-                    double t0 = now();
+                    double t0 = bench_now();
                     for (int i = 0; i < 200; i++) {
                         if (op == 0)
                             RAW_OP(fi_read(rep, local, n, desc, addr[1], raddr, key, &ctx[0]));
@@ -736,23 +718,23 @@ static void run_raw_ofi(void)
                         cq_wait_one();
                     }
                     if (b >= 0)
-                        t[b] = (now() - t0) / 200 * 1e6;
+                        t[b] = (bench_now() - t0) / 200 * 1e6;
                 }
-                emit(op == 0 ? "fi_read" : "fi_write", n, median(t, BATCHES), "us");
+                emit(op == 0 ? "fi_read" : "fi_write", n, bench_median(t, BATCHES), "us");
             }
         }
         for (size_t n = 1024; n <= max; n *= 4) {
             double t[BATCHES];
             for (int b = -1; b < BATCHES; b++) {
-                double t0 = now();
+                double t0 = bench_now();
                 for (int i = 0; i < 16; i++)
                     RAW_OP(fi_read(rep, local, n, desc, addr[1], raddr, key, &ctx[i]));
                 for (int i = 0; i < 16; i++)
                     cq_wait_one();
                 if (b >= 0)
-                    t[b] = (double)n * 16 / (now() - t0) / 1e6;
+                    t[b] = (double)n * 16 / (bench_now() - t0) / 1e6;
             }
-            emit("read_bw", n, median(t, BATCHES), "MB/s");
+            emit("read_bw", n, bench_median(t, BATCHES), "MB/s");
         }
     }
     /* The target makes progress until the measuring process is done. */

@@ -25,6 +25,7 @@
 
 #include <mpi.h>
 #include <armci.h>
+#include "bench.h"
 #include <armcix.h>
 
 #define WALK_BYTES  (64l << 20)
@@ -33,21 +34,7 @@
 
 static double now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return v[n / 2];
+    return 1e9 * bench_now();
 }
 
 /* The application's work: touch every line of @p walk (reads and writes, so that dirty
@@ -148,7 +135,7 @@ int main(int argc, char **argv)
                         one_op(op, remote, local, peer);
                         t[s] = now_ns() - t0;
                     }
-                    hot = median(t, samples);
+                    hot = bench_median(t, samples);
                     for (int s = 0; s < samples; s++) {
                         for (int k = 0; k < nlive[l]; k++)
                             ARMCI_NbPut(local, (double *)sink_alloc[peer] + k, (int)sizeof(double),
@@ -163,7 +150,7 @@ int main(int argc, char **argv)
                         t[s] = now_ns() - t0;
                         ARMCI_WaitAll();
                     }
-                    cold = median(t, samples);
+                    cold = bench_median(t, samples);
                     int one = 1;
                     ARMCI_Put(&one, (char *)first[peer] + FLAG_OFFSET, (int)sizeof(int), peer);
                     printf("%-6s %-5s %6d %8d %6ld %9.0f %9.0f %9.0f\n",

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <armci.h>
+#include "bench.h"
 #ifndef BENCH_ARMCI_MPI
 #include <armcix.h>
 #endif
@@ -33,19 +34,6 @@ typedef struct {
     long *off;    /* n + 1 */
     int32_t *adj; /* off[n] */
 } graph_t;
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 static int cmp_i32(const void *a, const void *b)
 {
@@ -62,7 +50,7 @@ static void make_graph(int scale, int ef, graph_t *g)
     for (long i = 0; i < n; i++)
         perm[i] = (int32_t)i;
     for (long i = n - 1; i > 0; i--) {
-        long j = (long)(rng_next(&seed) % (uint64_t)(i + 1));
+        long j = (long)(bench_rng_next(&seed) % (uint64_t)(i + 1));
         int32_t t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
@@ -71,7 +59,7 @@ static void make_graph(int scale, int ef, graph_t *g)
     for (long e = 0; e < m; e++) {
         long u = 0, v = 0;
         for (int b = 0; b < scale; b++) {
-            double r = rng_unit(&seed);
+            double r = bench_rng_unit(&seed);
             int right = r >= 0.57 && (r < 0.76 || r >= 0.95); /* B or D */
             int down = r >= 0.76;                             /* C or D */
             u = (u << 1) | down;

@@ -1,0 +1,49 @@
+/*
+ * Small helpers the benchmark and application programs share: a clock, the median of a
+ * batch of timings, and a reproducible random generator (splitmix64), so that a program's
+ * input is the same on every process and in every run.
+ */
+#ifndef ARMCI_BENCH_H
+#define ARMCI_BENCH_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+/** Seconds on the monotonic clock. */
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/** The median of @p v[0..n) (sorts @p v). */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
+    return v[n / 2];
+}
+
+/** The next value of the generator whose state is @p s. */
+static inline uint64_t bench_rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/** A double uniform in [0, 1), from the top 53 bits of the next value. */
+static inline double bench_rng_unit(uint64_t *s)
+{
+    return (double)(bench_rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+#endif
