@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "../src/agg/agg.h"
+#include "../src/core/warm.h"
 
 void armcii_fail_init(const char *call)
 {
@@ -25,7 +26,8 @@ void armcii_fail_local(const char *call, const char *what, size_t len)
     armcii_fatal(call, "%s is NULL with %zu bytes to transfer", what, len);
 }
 
-const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc)
+ARMCII_HOT const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len,
+                                                   int proc)
 {
     const armcii_seg_t *seg =
         armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)addr, len);
@@ -37,7 +39,7 @@ const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size
     return seg;
 }
 
-size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes)
+ARMCII_HOT size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes)
 {
     size_t es = armcii_acc_type_size(type);
     if (es == 0)
@@ -50,8 +52,8 @@ size_t armcii_check_acc(const char *call, int type, const void *scale, long byte
     return es;
 }
 
-const armcii_seg_t *armcii_check_contig(const char *call, const void *local, const void *remote,
-                                        int bytes, int proc)
+ARMCII_HOT const armcii_seg_t *armcii_check_contig(const char *call, const void *local,
+                                                   const void *remote, int bytes, int proc)
 {
     armcii_check_rank(call, proc);
     armcii_check_count(call, "size", bytes);
@@ -61,7 +63,7 @@ const armcii_seg_t *armcii_check_contig(const char *call, const void *local, con
     return armcii_check_remote(call, remote, (size_t)bytes, proc);
 }
 
-int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc)
+ARMCII_HOT int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc)
 {
     /* known addresses first: the bytes of a plain handle may be uninitialised */
     if (hdl == NULL || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl))

@@ -34,11 +34,12 @@ static void print_settings(void)
     if (armcii_g.rank == 0)
         armcii_ofi_describe(armcii_info_line);
     if (armcii_g.progress_thread_on)
-        snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s",
+        snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s; %s",
                  armcii_topo_progress_cpus(),
                  armcii_g.progress_own_cpu && armcii_g.env.PROGRESS_WAKE_MIN > 0
                      ? "woken by large nonblocking transfers"
-                     : "not woken by transfers");
+                     : "not woken by transfers",
+                 armcii_g.keep_warm ? "keeps the hot structures warm" : "no keep-warm passes");
     else
         snprintf(line, sizeof(line), "progress thread: off");
     armcii_info_line(line);

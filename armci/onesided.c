@@ -1,6 +1,7 @@
 /* Contiguous put, get and accumulate, blocking and nonblocking. */
 #include "check.h"
 #include "../src/agg/agg.h"
+#include "../src/core/warm.h"
 
 /*
  * A put or get on an aggregate handle, collected without the runtime lock where that is
@@ -22,8 +23,8 @@ static int collect_unlocked(const char *call, armcii_op_t what, void *local, voi
     return armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
 }
 
-static int get_common(const char *call, void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl,
-                      int blocking)
+ARMCII_HOT static int get_common(const char *call, void *src, void *dst, int bytes, int proc,
+                                 armci_hdl_t *hdl, int blocking)
 {
     if (!blocking && collect_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl))
         return 0;
@@ -39,8 +40,8 @@ static int get_common(const char *call, void *src, void *dst, int bytes, int pro
     return rc;
 }
 
-static int put_common(const char *call, void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl,
-                      int blocking)
+ARMCII_HOT static int put_common(const char *call, void *src, void *dst, int bytes, int proc,
+                                 armci_hdl_t *hdl, int blocking)
 {
     if (!blocking && collect_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl))
         return 0;
@@ -56,8 +57,8 @@ static int put_common(const char *call, void *src, void *dst, int bytes, int pro
     return rc;
 }
 
-static int acc_common(const char *call, int type, void *scale, void *src, void *dst, int bytes,
-                      int proc, armci_hdl_t *hdl, int blocking)
+ARMCII_HOT static int acc_common(const char *call, int type, void *scale, void *src, void *dst,
+                                 int bytes, int proc, armci_hdl_t *hdl, int blocking)
 {
     armcii_enter(call);
     armcii_check_aggregate(call, hdl, 1);
@@ -68,17 +69,17 @@ static int acc_common(const char *call, int type, void *scale, void *src, void *
     return rc;
 }
 
-int ARMCI_Get(void *src, void *dst, int size, int target)
+ARMCII_HOT int ARMCI_Get(void *src, void *dst, int size, int target)
 {
     return get_common("ARMCI_Get", src, dst, size, target, NULL, 1);
 }
 
-int ARMCI_Put(void *src, void *dst, int size, int target)
+ARMCII_HOT int ARMCI_Put(void *src, void *dst, int size, int target)
 {
     return put_common("ARMCI_Put", src, dst, size, target, NULL, 1);
 }
 
-int ARMCI_Acc(int datatype, void *scale, void *src, void *dst, int bytes, int proc)
+ARMCII_HOT int ARMCI_Acc(int datatype, void *scale, void *src, void *dst, int bytes, int proc)
 {
     return acc_common("ARMCI_Acc", datatype, scale, src, dst, bytes, proc, NULL, 1);
 }

@@ -11,7 +11,7 @@ check() { # check NAME "python expression over c (counters) and n" ENV...
     shift 2
     json=$(mktemp)
     log=$(mktemp)
-    if env ARMCI_STATS=1 ARMCI_STATS_FILE="$json" "$@" "$run" 3 "$prog" >"$log" 2>&1 &&
+    if env ARMCI_STATS=1 ARMCI_STATS_FILE="$json" "$@" "$run" 3 "${PROG:-$prog}" >"$log" 2>&1 &&
         grep -q "statistics over 3 processes" "$log" &&
         python3 -c "import json,sys; d=json.load(open('$json')); c=d['counters']; n=d['processes']; sys.exit(0 if ($expr) else 1)"; then
         report 0 "stats/$name"
@@ -70,4 +70,34 @@ check "fabric, flagged-put ping-pong: acknowledgements ride on the answers" \
 check "fabric, flagged-put ping-pong, ARMCI_ACK_DEFER=0: every one acknowledged at once" \
     "all(c['acknowledgements sent'][i] >= 110 for i in (0, 1)) and $(all 'acknowledgements asked for' 0)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACK_DEFER=0
+# The keep-warm pass (src/core/warm.c) runs in the progress thread: by default where
+# libfabric needs the thread and the process has same-node peers in node memory; with
+# ARMCI_KEEP_WARM=1 also without them, or in a job of one node, where it starts the
+# thread for this alone. Each pass reads the runtime's state, counters, region table and
+# the operations' code (over 100 lines). It changes no count of operations.
+warm="c['keep-warm passes']"
+check "same node, ARMCI_KEEP_WARM=1: every process's thread reads the hot lines" \
+    "all(p >= 1 and l >= 100 * p for p, l in zip($warm, c['keep-warm lines read'])) and $(all 'get local' 1000)" \
+    ARMCI_SHM=1 ARMCI_KEEP_WARM=1 ARMCI_PROGRESS_INTERVAL_US=100
+check "same node, ARMCI_KEEP_WARM=auto: no thread, no passes" \
+    "$(all 'keep-warm passes' 0) and $(all 'get local' 1000)" \
+    ARMCI_SHM=1
+check "nodes of 2 and 1, ARMCI_KEEP_WARM=auto: passes where a process has peers in node memory" \
+    "$warm[0] >= 1 and $warm[1] >= 1 and $warm[2] == 0" \
+    ARMCI_SHM=1 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+check "fabric only, ARMCI_KEEP_WARM=auto: no passes" \
+    "$(all 'keep-warm passes' 0) and $(all 'get direct' 1000)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp
+check "fabric, ARMCI_KEEP_WARM=1: passes" \
+    "all(p >= 1 for p in $warm) and $(all 'get direct' 1000)" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_KEEP_WARM=1
+check "nodes of 2 and 1, ARMCI_KEEP_WARM=0: no passes" \
+    "$(all 'keep-warm passes' 0)" \
+    ARMCI_SHM=1 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp ARMCI_KEEP_WARM=0
+# Allocations made and freed while a pass reads the region table at every wake-up of a
+# thread that naps 10 us: the data stay right (t_memory checks them) and, in the
+# sanitizer build, no freed list is read.
+PROG=${top_builddir:-.}/testing/mpi/t_memory check \
+    "allocate/free cycles under passes at every wake-up" "all(p >= 1 for p in $warm)" \
+    ARMCI_SHM=1 ARMCI_KEEP_WARM=1 ARMCI_WARM_INTERVAL_US=0 ARMCI_PROGRESS_INTERVAL_US=10
 finish stats

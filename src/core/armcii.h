@@ -142,6 +142,7 @@ typedef struct {
      * hardware threads (ARMCI_YIELD_IDLE), so a waiter gives the processor to the peer it
      * waits for; ARMCIX_Progress then yields too when it finds nothing to do. */
     unsigned yield_after;
+    int keep_warm; /* the progress thread reads the hot structures (src/core/warm.c) */
 } armcii_state_t;
 
 extern armcii_state_t armcii_g;
@@ -202,6 +203,8 @@ uint64_t armcii_rmw_apply(int op, void *addr, uint64_t operand, const void *extr
 
 size_t armcii_acc_type_size(int type); /* 0 for an unknown type */
 void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, size_t bytes);
+/** Read the first lines of the accumulate kernels' code (src/core/warm.c); returns the lines. */
+size_t armcii_acc_kernels_touch(unsigned *sum);
 /** dst = scale * src, element-wise (used to pre-scale hardware accumulates). */
 void armcii_acc_scale(int type, const void *scale, const void *src, void *dst, size_t bytes);
 int armcii_acc_scale_is_one(int type, const void *scale);

@@ -17,6 +17,7 @@
 #include "armcii.h"
 #include "invariant.h"
 #include "stats.h"
+#include "warm.h"
 
 /* How many polls between two looks at the clock while waiting. */
 #define CLOCK_EVERY 1024
@@ -524,6 +525,7 @@ static void *progress_main(void *arg)
         int n = armcii_progress();
         int mine = armcii_g.pool.nactive > armcii_g.ncopied;
         armcii_stats.progress_wakeups += n > 0;
+        armcii_warm_maybe(armcii_now());
         pthread_mutex_unlock(&armcii_g.lock);
         if (n > 0)
             continue;
@@ -540,12 +542,17 @@ armcii_status_t armcii_progress_thread_start(void)
     long want = armcii_g.env.PROGRESS_THREAD;
     int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_ofi_manual_progress());
     armcii_g.sends_need_caller = armcii_g.fabric && armcii_ofi_manual_progress() && !on;
-    if (!on || !armcii_g.fabric)
+    /* Without the fabric the thread has nothing to poll: it runs only to keep the hot
+     * structures warm, when ARMCI_KEEP_WARM=1 asks for that. */
+    if (!armcii_g.fabric)
+        on = want != 0 && armcii_g.env.KEEP_WARM == 1;
+    if (!on)
         return ARMCII_OK;
     armcii_g.progress_stop = 0;
     /* Oversubscribed, or confined to CPUs with a bound process, every wake of the thread
      * takes the processor from a computing process (the caller that woke it, or a peer). */
     armcii_g.progress_own_cpu = !oversubscribed() && armcii_topo_progress_elsewhere();
+    armcii_warm_init();
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     int placed = armcii_topo_place_progress_thread(&attr);
@@ -555,6 +562,7 @@ armcii_status_t armcii_progress_thread_start(void)
         armcii_warn("progress thread: cannot start on %s (%s); it runs on the process's CPUs",
                     armcii_topo_progress_cpus(), strerror(rc));
         armcii_g.progress_own_cpu = 0;
+        armcii_warm_init();
         rc = pthread_create(&armcii_g.progress_tid, NULL, progress_main, NULL);
     }
     if (rc != 0)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "region.h"
+#include "warm.h"
 
 int armcii_region_table_init(armcii_region_table_t *t, int nranks)
 {
@@ -82,8 +83,8 @@ static int contains(const armcii_seg_t *s, uintptr_t addr, size_t len)
     return addr >= s->base && addr - s->base <= s->size && len <= s->size - (addr - s->base);
 }
 
-const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank, uintptr_t addr,
-                                       size_t len)
+ARMCII_HOT const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank,
+                                                  uintptr_t addr, size_t len)
 {
     if (rank < 0 || rank >= t->nranks)
         return NULL;
@@ -95,4 +96,37 @@ const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank, uintp
         return NULL;
     l->last = at;
     return &l->segs[at];
+}
+
+/* The entries a binary search over [lo, hi] reads in its first @p depth steps. */
+static unsigned touch_pivots(const armcii_seglist_t *l, int lo, int hi, int depth)
+{
+    if (lo > hi || depth == 0)
+        return 0;
+    int mid = lo + (hi - lo) / 2;
+    unsigned s = armcii_touch(&l->segs[mid], sizeof(armcii_seg_t));
+    return s + touch_pivots(l, lo, mid - 1, depth - 1) + touch_pivots(l, mid + 1, hi, depth - 1);
+}
+
+size_t armcii_region_touch(const armcii_region_table_t *t, size_t budget, unsigned *sum)
+{
+    /* n and segs change only under the lock, as the pass runs; `last` is left alone, since
+     * a collecting call updates it without the lock (armci/onesided.c) */
+    size_t lines = (size_t)t->nranks * sizeof(*t->ranks) / ARMCII_LINE + 1;
+    unsigned s = 0;
+    for (int r = 0; r < t->nranks; r++) {
+        const armcii_seglist_t *l = &t->ranks[r];
+        if (l->n == 0)
+            continue;
+        size_t all = (size_t)l->n * sizeof(armcii_seg_t) / ARMCII_LINE + 1;
+        if (lines + all <= budget) { /* the whole list: every lookup stays in cache */
+            s += armcii_touch(l->segs, (size_t)l->n * sizeof(armcii_seg_t));
+            lines += all;
+        } else { /* the first steps of a search, which every lookup makes */
+            s += touch_pivots(l, 0, l->n - 1, 4);
+            lines += 16;
+        }
+    }
+    *sum += s;
+    return lines;
 }

@@ -39,6 +39,11 @@ int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base);
 const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank, uintptr_t addr,
                                        size_t len);
 
+/** Read the table's lines (src/core/warm.c): whole lists while the total stays within
+ *  @p budget lines, else the first four steps of a search in each. Adds what it read to
+ *  @p sum; returns the lines read (the per-rank entries count as read: their lines are). */
+size_t armcii_region_touch(const armcii_region_table_t *t, size_t budget, unsigned *sum);
+
 /** armcii_region_find, with its common case inlined: the last segment found for @p rank
  *  holds the range. */
 static inline const armcii_seg_t *armcii_region_find_fast(armcii_region_table_t *t, int rank,

@@ -10,6 +10,7 @@
 
 #include "armcii.h"
 #include "stats.h"
+#include "warm.h"
 
 static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 {
@@ -24,8 +25,8 @@ static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
 }
 
 /* Self and same node (and nothing to move): a copy, complete within the call. */
-static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src, size_t len,
-                       armci_hdl_t *hdl, armcii_op_t kind)
+ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
+                                  size_t len, armci_hdl_t *hdl, armcii_op_t kind)
 {
     armcii_stat_op(kind, ARMCII_ST_LOCAL, (long)len);
     if (path == ARMCII_PATH_SELF)
@@ -35,8 +36,8 @@ static void local_copy(const char *call, armcii_path_t path, void *dst, const vo
     armcii_hdl_done(hdl);
 }
 
-int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
-               const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
+ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
+                          const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
@@ -70,8 +71,8 @@ int armcii_get(const char *call, const void *src, void *dst, size_t len, int tar
     return 0;
 }
 
-int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
-               const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
+ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
+                          const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
@@ -145,8 +146,9 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
     armcii_req_finish(call, req, !hdl, wait_here, len);
 }
 
-int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
-               size_t len, int target, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
+ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
+                          size_t len, int target, const armcii_seg_t *seg, armci_hdl_t *hdl,
+                          int blocking)
 {
     armcii_path_t path = armcii_path(target);
     armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type));

@@ -1,5 +1,6 @@
 /* Protocol selection rules (see select.h). */
 #include "select.h"
+#include "warm.h"
 
 armcii_proto_t armcii_select_put(const armcii_sel_limits_t *l, armcii_path_t path, size_t len,
                                  int local_registered)
@@ -29,7 +30,8 @@ armcii_proto_t armcii_select_get(const armcii_sel_limits_t *l, armcii_path_t pat
     return ARMCII_PROTO_DIRECT;
 }
 
-armcii_proto_t armcii_select_acc(const armcii_sel_limits_t *l, armcii_path_t path, int type_hw_ok)
+ARMCII_HOT armcii_proto_t armcii_select_acc(const armcii_sel_limits_t *l, armcii_path_t path,
+                                            int type_hw_ok)
 {
     int hw = l->acc_hw && type_hw_ok;
     if (path == ARMCII_PATH_SHM)

@@ -44,6 +44,9 @@ typedef struct {
     long idle_yields;             /* ARMCIX_Progress calls that found nothing and yielded */
     long acks_sent;               /* acknowledgement messages of their own (not riding on others) */
     long acks_wanted;             /* deferred acknowledgements asked for (src/transport/am.c) */
+    long warm_passes;             /* keep-warm passes of the progress thread (src/core/warm.c) */
+    long warm_lines;              /* ... and the cache lines they read */
+    double warm_seconds;          /* ... and the time they took */
     double wait_seconds;          /* time spent waiting for completions */
 } armcii_stats_t;
 

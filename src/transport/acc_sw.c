@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "../core/armcii.h"
+#include "../core/warm.h"
 
-size_t armcii_acc_type_size(int type)
+ARMCII_HOT size_t armcii_acc_type_size(int type)
 {
     switch (type) {
     case ARMCI_ACC_INT:
@@ -69,6 +70,19 @@ FAST_LOOP(acc_long, long)
 FAST_LOOP(acc_float, float)
 FAST_LOOP(acc_double, double)
 
+/* The kernels are reached through the ifunc that picked a clone: their addresses are those
+ * of the clones in use. */
+#define KERNEL_HEAD 256
+
+size_t armcii_acc_kernels_touch(unsigned *sum)
+{
+    const void *k[] = {(const void *)(uintptr_t)&acc_int, (const void *)(uintptr_t)&acc_long,
+                       (const void *)(uintptr_t)&acc_float, (const void *)(uintptr_t)&acc_double};
+    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        *sum += armcii_touch(k[i], KERNEL_HEAD);
+    return sizeof(k) / sizeof(k[0]) * (KERNEL_HEAD / ARMCII_LINE);
+}
+
 static int fast_ok(const void *src, void *dst, size_t bytes, size_t align)
 {
     uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
@@ -76,7 +90,8 @@ static int fast_ok(const void *src, void *dst, size_t bytes, size_t align)
     return disjoint && s % align == 0 && d % align == 0;
 }
 
-void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, size_t bytes)
+ARMCII_HOT void armcii_acc_apply(int type, const void *scale, const void *src, void *dst,
+                                 size_t bytes)
 {
     size_t es = armcii_acc_type_size(type);
     if (type <= ARMCI_ACC_DBL && fast_ok(src, dst, bytes, es)) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ofi_internal.h"
+#include "../core/warm.h"
 
 static const enum fi_datatype acc_to_fi[6] = {
     [ARMCI_ACC_INT] = FI_INT32,         [ARMCI_ACC_LNG] = FI_INT64,
@@ -97,7 +98,7 @@ const char *armcii_ofi_atomics_policy(const char *prov)
     return atomics_emulated(prov) ? "software emulation (ours is used)" : "native";
 }
 
-int armcii_ofi_acc_hw_ok(int type)
+ARMCII_HOT int armcii_ofi_acc_hw_ok(int type)
 {
     return armcii_g.limits.acc_hw && type >= 0 && type < 6 && armcii_ofi.hw_count_ok[type];
 }

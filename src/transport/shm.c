@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "../core/armcii.h"
+#include "../core/warm.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -415,7 +416,7 @@ void armcii_shm_free(size_t off, size_t rounded)
     armcii_halloc_free(&armcii_g.halloc, off, rounded);
 }
 
-void armcii_shm_acc_lock(int slot)
+ARMCII_HOT void armcii_shm_acc_lock(int slot)
 {
     pthread_mutex_t *m = &armcii_g.slots[slot].acc_lock;
     if (pthread_mutex_lock(m) == EOWNERDEAD) {
@@ -426,13 +427,13 @@ void armcii_shm_acc_lock(int slot)
     }
 }
 
-void armcii_shm_acc_unlock(int slot)
+ARMCII_HOT void armcii_shm_acc_unlock(int slot)
 {
     pthread_mutex_unlock(&armcii_g.slots[slot].acc_lock);
 }
 
-void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
-                    size_t bytes)
+ARMCII_HOT void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src,
+                               void *dst, size_t bytes)
 {
     armcii_shm_acc_lock(owner_node_rank);
     armcii_acc_apply(type, scale, src, dst, bytes);

@@ -8,11 +8,13 @@
  *         operation is timed alone.
  * Both with 1, 100 or 1000 live allocations (the target is the oldest) and with 0, 100 or
  * 1000 implicit nonblocking puts issued before the walk and reaped after the timed
- * operation (the column "live" is the request slots taken at the moment of the operation,
- * as ARMCIX_Resources reports them, the most over the samples). Process 1 meanwhile calls
- * ARMCIX_Progress without pause, so that no time of its waking up is counted. The "floor" row is
- * the same 8 bytes read and written by hand after the same walk (a load of one of the peer's
- * addresses and a store to ours, same node only): what any library would pay for the data itself.
+ * operation (the column "live" is the request slots taken when the walk begins, as
+ * ARMCIX_Resources reports them, the most over the samples; the progress thread may
+ * complete some during the walk). Process 1 meanwhile calls
+ * ARMCIX_Progress without pause, so that no time of its waking up is counted. The "floor" rows
+ * are the same 8 bytes moved by hand after the same walk (same node only): for a get a load of
+ * the peer's address and a store to ours, for a put the reverse, for an accumulate a load of
+ * ours and an add into the peer's: what any library would pay for the data itself.
  *
  *   cold_bench [samples] [csv]       (2 processes; the path follows ARMCI_SHM)
  * prints one table; each value is the median of @p samples (default 101) operations.
@@ -50,8 +52,9 @@ static void walk(uint8_t *w)
     sink += s;
 }
 
-enum { OP_GET, OP_PUT, OP_ACC, OP_FLOOR, NOPS };
-static const char *const op_names[NOPS] = {"get", "put", "acc", "floor"};
+enum { OP_GET, OP_PUT, OP_ACC, OP_FLOOR_GET, OP_FLOOR_PUT, OP_FLOOR_ACC, NOPS };
+static const char *const op_names[NOPS] = {"get",       "put",       "acc",
+                                           "floor-get", "floor-put", "floor-acc"};
 
 static void one_op(int op, double *remote, double *local, int peer)
 {
@@ -66,8 +69,15 @@ static void one_op(int op, double *remote, double *local, int peer)
     case OP_ACC:
         ARMCI_Acc(ARMCI_ACC_DBL, &scale, local, remote, (int)sizeof(double), peer);
         break;
-    default: /* floor: the data by hand (remote is mapped on the same node) */
+    /* the floors: the same data moved by hand (remote is mapped on the same node) */
+    case OP_FLOOR_GET:
         *(volatile double *)local = *(volatile double *)remote;
+        break;
+    case OP_FLOOR_PUT:
+        *(volatile double *)remote = *(volatile double *)local;
+        break;
+    default:
+        *(volatile double *)remote += scale * *(volatile double *)local;
         break;
     }
 }
@@ -117,7 +127,7 @@ int main(int argc, char **argv)
             ARMCI_Malloc(&extra[2 * (have - 1)], 64);
         for (int l = 0; l < 3; l++) {
             for (int op = 0; op < NOPS; op++) {
-                if (op == OP_FLOOR && (!same_node || a > 0 || l > 0))
+                if (op >= OP_FLOOR_GET && (!same_node || a > 0 || l > 0))
                     continue;
                 double hot = 0, cold = 0;
                 long live = 0;
@@ -140,11 +150,11 @@ int main(int argc, char **argv)
                         for (int k = 0; k < nlive[l]; k++)
                             ARMCI_NbPut(local, (double *)sink_alloc[peer] + k, (int)sizeof(double),
                                         peer, NULL);
-                        walk(w);
                         armcix_resources_t res;
-                        ARMCIX_Resources(&res); /* before the clock: it reads the pool */
+                        ARMCIX_Resources(&res); /* before the walk: it reads the pool */
                         if (res.requests_in_use > live)
                             live = res.requests_in_use;
+                        walk(w);
                         double t0 = now_ns();
                         one_op(op, remote, local, peer);
                         t[s] = now_ns() - t0;

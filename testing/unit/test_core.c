@@ -13,6 +13,7 @@
 #include "../../src/core/env.h"
 #include "../../src/core/halloc.h"
 #include "../../src/core/region.h"
+#include "../../src/core/warm.h"
 #include "../../src/core/req.h"
 #include "../../src/core/select.h"
 #include "../../src/coll/morton.h"
@@ -244,6 +245,45 @@ static void test_region(void)
         CU_ASSERT(f && f->rkey == 999 - i);
         CU_ASSERT_PTR_NULL(armcii_region_find(&t, 2, 0x100000 + i * 0x100 + 0x80, 1));
     }
+    armcii_region_table_fini(&t);
+}
+
+/* ---- keep-warm reads (src/core/warm.h, region.c) ---- */
+
+static void test_warm_touch(void)
+{
+    /* armcii_touch reads the first byte of the range and of every later line it enters */
+    static unsigned char buf[256] __attribute__((aligned(64)));
+    memset(buf, 0, sizeof(buf));
+    for (int k = 0; k < 4; k++)
+        buf[k * 64] = (unsigned char)(1u << k);
+    buf[60] = 16;
+    CU_ASSERT_EQUAL(armcii_touch(buf, sizeof(buf)), 1 + 2 + 4 + 8);
+    CU_ASSERT_EQUAL(armcii_touch(buf + 60, 10), 16 + 2); /* starts late in line 0, ends in 1 */
+    CU_ASSERT_EQUAL(armcii_touch(buf + 60, 4), 16);      /* within line 0 */
+    CU_ASSERT_EQUAL(armcii_touch(buf + 64, 129), 2 + 4 + 8);
+    CU_ASSERT_EQUAL(armcii_touch(buf, 0), 0);
+    CU_ASSERT_EQUAL(armcii_touch(NULL, 64), 0);
+
+    /* the region table: whole lists within the budget, else the first four steps of a
+     * search (up to 15 entries, counted as 16 lines); the rank entries always */
+    armcii_region_table_t t;
+    CU_ASSERT_EQUAL(armcii_region_table_init(&t, 3), 0);
+    for (uintptr_t i = 0; i < 3; i++) {
+        armcii_seg_t seg = {.base = 0x1000 * (i + 1), .size = 0x100};
+        CU_ASSERT_EQUAL(armcii_region_insert(&t, 1, &seg), 0);
+    }
+    for (uintptr_t i = 0; i < 1000; i++) {
+        armcii_seg_t seg = {.base = 0x100000 + i * 0x100, .size = 0x80};
+        CU_ASSERT_EQUAL(armcii_region_insert(&t, 2, &seg), 0);
+    }
+    size_t list = 3 * sizeof(armcii_seglist_t) / ARMCII_LINE + 1;
+    size_t one = 3 * sizeof(armcii_seg_t) / ARMCII_LINE + 1;
+    size_t big = 1000 * sizeof(armcii_seg_t) / ARMCII_LINE + 1;
+    unsigned sum = 0;
+    CU_ASSERT_EQUAL(armcii_region_touch(&t, 100000, &sum), list + one + big);
+    CU_ASSERT_EQUAL(armcii_region_touch(&t, list + one + 10, &sum), list + one + 16);
+    CU_ASSERT_EQUAL(armcii_region_touch(&t, 0, &sum), list + 16 + 16);
     armcii_region_table_fini(&t);
 }
 
@@ -605,6 +645,7 @@ int main(void)
     CU_add_test(s, "halloc", test_halloc);
     CU_add_test(s, "halloc_fragmentation", test_halloc_fragmentation);
     CU_add_test(s, "region", test_region);
+    CU_add_test(s, "warm_touch", test_warm_touch);
     CU_add_test(s, "pool", test_pool);
     CU_add_test(s, "handles", test_handles);
     CU_add_test(s, "select", test_select);

@@ -1,0 +1,127 @@
+/*
+ * The keep-warm pass (warm.h). What an 8-byte operation reads before its data, measured
+ * with testing/perf/cold_bench after the application has walked 64 MiB: the runtime's
+ * state and counters, the target's entry in the region table, the request pool's next
+ * free slot and the per-target counters of requests in flight, the node's control blocks.
+ * The pass reads those lines and the code of those operations (the section ARMCII_HOT
+ * gathers, and the heads of the C library functions they call), and asks the modules
+ * beside the core (the get cache's index, the aggregate handles) to read theirs. It runs in the
+ * progress thread, under the runtime lock, at most every ARMCI_WARM_INTERVAL_US.
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include "armcii.h"
+#include "stats.h"
+#include "warm.h"
+
+#define MAX_HOOKS       8
+#define REGION_BUDGET   1024 /* lines of region table per pass: 64 KiB */
+#define POOL_FREE_AHEAD 4    /* free slots read beyond the next one */
+
+/* Bounds of the section, set by the linker (weak: an empty section has none). */
+extern const char __start_armcii_hot_text[] __attribute__((weak, visibility("hidden")));
+extern const char __stop_armcii_hot_text[] __attribute__((weak, visibility("hidden")));
+/* Bytes read from the start of the C library functions the operations call. The lock
+ * functions are read further: the accumulate lock is a robust process-shared mutex, whose
+ * path is the C library's function after the entry point, in the same file. */
+#define LIBC_HEAD      256
+#define LIBC_LOCK_HEAD 2048
+
+static armcii_warm_fn hooks[MAX_HOOKS];
+static int nhooks;
+static double last_pass;
+static volatile unsigned warm_sink;
+
+void armcii_warm_register(armcii_warm_fn fn)
+{
+    for (int i = 0; i < nhooks; i++)
+        if (hooks[i] == fn)
+            return;
+    if (nhooks < MAX_HOOKS)
+        hooks[nhooks++] = fn;
+}
+
+static size_t lines_of(size_t bytes)
+{
+    return (bytes + ARMCII_LINE - 1) / ARMCII_LINE;
+}
+
+static size_t touch_counted(const void *p, size_t len, unsigned *sum)
+{
+    *sum += armcii_touch(p, len);
+    return p ? lines_of(len) : 0;
+}
+
+static size_t touch_pool(const armcii_pool_t *pool, unsigned *sum)
+{
+    size_t lines = 0;
+    int i = pool->free_head;
+    for (int k = 0; k <= POOL_FREE_AHEAD && i >= 0 && i < pool->nslots; k++) {
+        lines += touch_counted(&pool->slots[i], sizeof(armcii_req_t), sum);
+        i = pool->slots[i].next_free;
+    }
+    if (pool->newest)
+        lines += touch_counted(pool->newest, sizeof(armcii_req_t), sum);
+    if (pool->oldest)
+        lines += touch_counted(pool->oldest, sizeof(armcii_req_t), sum);
+    return lines;
+}
+
+size_t armcii_warm_pass(void)
+{
+    unsigned s = 0;
+    size_t n = (size_t)armcii_g.nproc * sizeof(int), lines = 0;
+    lines += touch_counted(&armcii_g, sizeof(armcii_g), &s);
+    lines += touch_counted(&armcii_stats, sizeof(armcii_stats), &s);
+    lines += touch_counted(armcii_g.node_of, n, &s);
+    lines += touch_counted(armcii_g.node_rank_of, n, &s);
+    lines += touch_counted(armcii_g.out_write, n, &s);
+    lines += touch_counted(armcii_g.out_sw, n, &s);
+    lines += touch_counted(armcii_g.out_implicit, n, &s);
+    if (armcii_g.slots)
+        lines += touch_counted(armcii_g.slots,
+                               (size_t)armcii_g.node_size * sizeof(armcii_node_slot_t), &s);
+    lines += touch_pool(&armcii_g.pool, &s);
+    lines += armcii_region_touch(&armcii_g.regions, REGION_BUDGET, &s);
+    if (__start_armcii_hot_text && __stop_armcii_hot_text)
+        lines += touch_counted(__start_armcii_hot_text,
+                               (size_t)(__stop_armcii_hot_text - __start_armcii_hot_text), &s);
+    lines += touch_counted((const void *)(uintptr_t)&memcpy, LIBC_HEAD, &s);
+    lines += touch_counted((const void *)(uintptr_t)&memmove, LIBC_HEAD, &s);
+    lines += touch_counted((const void *)(uintptr_t)&pthread_mutex_lock, LIBC_LOCK_HEAD, &s);
+    lines += touch_counted((const void *)(uintptr_t)&pthread_mutex_unlock, LIBC_LOCK_HEAD, &s);
+    lines += armcii_acc_kernels_touch(&s);
+    for (int i = 0; i < nhooks; i++)
+        lines += hooks[i]();
+    warm_sink += s;
+    armcii_stats.warm_passes++;
+    armcii_stats.warm_lines += (long)lines;
+    return lines;
+}
+
+void armcii_warm_maybe(double now)
+{
+    if (!armcii_g.keep_warm)
+        return;
+    if (now - last_pass < 1e-6 * (double)armcii_g.env.WARM_INTERVAL_US)
+        return;
+    last_pass = now;
+    armcii_warm_pass();
+    armcii_stats.warm_seconds += armcii_now() - now;
+}
+
+/* Called as the progress thread starts. The pass pays where operations stay on the node:
+ * after the application's own work, a same-node get costs about half as much above its
+ * data's own misses with it. Over tcp the kernel's path and the provider's code come back
+ * from memory too, and the pass changes nothing measurable (docs/performance.md, "Small
+ * operations after the application has used the caches"). So by default it runs where the
+ * progress thread runs anyway (the fabric needs it) and this process has peers in node
+ * memory; a pass costs about 2 us per wake-up of the thread. Where nothing else needs the
+ * thread, only ARMCI_KEEP_WARM=1 starts it (armcii_progress_thread_start): its wake-ups
+ * would cost the application a context switch each. */
+void armcii_warm_init(void)
+{
+    long want = armcii_g.env.KEEP_WARM;
+    armcii_g.keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_g.node_size > 1);
+}
