@@ -127,17 +127,23 @@ static int cmp_keyed(const void *a, const void *b)
     return p->id < q->id ? -1 : p->id > q->id;
 }
 
-/* ids of all n bodies in Morton order of their positions */
-static void morton_order(long n, double (*x)[3], long *order)
+/* The box around n >= 1 positions. */
+static void bounds(long n, const double (*x)[3], double lo[3], double hi[3])
 {
-    double lo[3], hi[3];
     for (int d = 0; d < 3; d++)
         lo[d] = hi[d] = x[0][d];
-    for (long i = 0; i < n; i++)
+    for (long i = 1; i < n; i++)
         for (int d = 0; d < 3; d++) {
             lo[d] = fmin(lo[d], x[i][d]);
             hi[d] = fmax(hi[d], x[i][d]);
         }
+}
+
+/* ids of all n bodies in Morton order of their positions */
+static void morton_order(long n, double (*x)[3], long *order)
+{
+    double lo[3], hi[3];
+    bounds(n, (const double(*)[3])x, lo, hi);
     keyed_t *k = malloc((size_t)n * sizeof(*k));
     for (long i = 0; i < n; i++) {
         uint64_t key = 0;
@@ -256,13 +262,7 @@ static void build_tree(builder_t *b, long n, const double (*x)[3], const double 
         return;
     }
     double lo[3], hi[3];
-    for (int d = 0; d < 3; d++)
-        lo[d] = hi[d] = x[0][d];
-    for (long i = 1; i < n; i++)
-        for (int d = 0; d < 3; d++) {
-            lo[d] = fmin(lo[d], x[i][d]);
-            hi[d] = fmax(hi[d], x[i][d]);
-        }
+    bounds(n, x, lo, hi);
     double ctr[3], half = 0;
     for (int d = 0; d < 3; d++) {
         ctr[d] = 0.5 * (lo[d] + hi[d]);
@@ -699,15 +699,11 @@ int main(int argc, char **argv)
     /* Positions move by dt^2 times the force: a last-bit change of a force is lost in
      * them. The last accelerations are hashed too, so that such a change shows. */
     uint64_t h[2] = {0, 0}, hall[2];
-    for (long i = 0; i < nmine; i++) {
-        uint64_t bits[2][3];
-        memcpy(bits[0], x[i], sizeof(bits[0]));
-        memcpy(bits[1], acc[i], sizeof(bits[1]));
-        for (int k = 0; k < 2; k++)
-            for (int d = 0; d < 3; d++)
-                h[k] ^= (bits[k][d] + 0x9e3779b97f4a7c15ull * (uint64_t)(3 * ids[i] + d)) *
-                        0xff51afd7ed558ccdull;
-    }
+    for (long i = 0; i < nmine; i++)
+        for (int d = 0; d < 3; d++) {
+            h[0] ^= bench_hash_term(x[i][d], (uint64_t)(3 * ids[i] + d));
+            h[1] ^= bench_hash_term(acc[i][d], (uint64_t)(3 * ids[i] + d));
+        }
     MPI_Allreduce(h, hall, 2, MPI_UINT64_T, MPI_BXOR, MPI_COMM_WORLD);
 
     long c[9] = {0};

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /** Seconds on the monotonic clock. */
@@ -44,6 +45,16 @@ static inline uint64_t bench_rng_next(uint64_t *s)
 static inline double bench_rng_unit(uint64_t *s)
 {
     return (double)(bench_rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/** A checksum term of value @p v at place @p index: the exact bits of the value, so that
+ *  XOR over all places changes with any last-bit difference, and the place, so that two
+ *  values that trade places change it too. */
+static inline uint64_t bench_hash_term(double v, uint64_t index)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof(bits));
+    return (bits + 0x9e3779b97f4a7c15ull * index) * 0xff51afd7ed558ccdull;
 }
 
 #endif

@@ -206,10 +206,8 @@ int main(int argc, char **argv)
     double s = 0;
     uint64_t h = 0;
     for (long i = 0; i < nmine; i++) {
-        uint64_t bits;
-        memcpy(&bits, &lcc[i], sizeof(bits));
         s += lcc[i];
-        h ^= (bits + 0x9e3779b97f4a7c15ull * (uint64_t)(lo + i)) * 0xff51afd7ed558ccdull;
+        h ^= bench_hash_term(lcc[i], (uint64_t)(lo + i));
     }
     double ssum;
     uint64_t hall;
