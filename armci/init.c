@@ -8,6 +8,7 @@
 #include "check.h"
 #include <armcix.h>
 #include "../src/agg/agg.h"
+#include "../src/core/place.h"
 #include "../src/core/stats.h"
 
 /* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
@@ -105,6 +106,11 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     armcii_status_t st;
     if ((st = armcii_topo_init()) != ARMCII_OK)
         init_fail("finding the node layout", st);
+    int place = armcii_place_parse(armcii_g.env.PLACEMENT);
+    if (place < 0)
+        armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",
+                     armcii_g.env.PLACEMENT);
+    armcii_place_init(place, armcii_g.hw_l2, armcii_g.hw_l3, armcii_g.machine_size);
     armcii_yield_init();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail("learning the node's process ids", st);

@@ -142,6 +142,7 @@ expect cache_invalidate_base "ARMCIX_Cache_invalidate: 0x"
 expect cache_stats_null "ARMCIX_Cache_get_stats: stats is NULL"
 expect env "ARMCI_CACHE=sometimes is not off, transparent, always or user" ARMCI_CACHE=sometimes
 expect env "ARMCI_CACHE_ENTRIES=0 must be at least 1" ARMCI_CACHE_ENTRIES=0
+expect env "ARMCI_PLACEMENT=nt is not auto, cache or memory" ARMCI_PLACEMENT=nt
 expect env "ARMCI_Init: ARMCI_PROGRESS_CPUS=4096 is not a list of CPUs this process may use" \
     ARMCI_PROGRESS_CPUS=4096
 # ARMCI-MPI's extensions (t_armcix): mutex handles and group split

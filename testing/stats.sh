@@ -100,4 +100,16 @@ check "nodes of 2 and 1, ARMCI_KEEP_WARM=0: no passes" \
 PROG=${top_builddir:-.}/testing/mpi/t_memory check \
     "allocate/free cycles under passes at every wake-up" "all(p >= 1 for p in $warm)" \
     ARMCI_SHM=1 ARMCI_KEEP_WARM=1 ARMCI_WARM_INTERVAL_US=0 ARMCI_PROGRESS_INTERVAL_US=10
+# Where same-node copies land (ARMCI_PLACEMENT, src/core/place.c): t_contig checks the
+# data of puts and gets of every size and alignment, all of them copied around the cache
+# with non-temporal stores when told so, none when told not to; t_stats's small copies
+# stay below auto's threshold (this process's share of the last-level cache).
+PROG=${top_builddir:-.}/testing/mpi/t_contig check \
+    "same node, ARMCI_PLACEMENT=memory: every copy around the cache, data right" \
+    "all(x > 0 for x in c['copies around the cache'])" ARMCI_SHM=1 ARMCI_PLACEMENT=memory
+PROG=${top_builddir:-.}/testing/mpi/t_contig check \
+    "same node, ARMCI_PLACEMENT=cache: none around the cache" \
+    "$(all 'copies around the cache' 0)" ARMCI_SHM=1 ARMCI_PLACEMENT=cache
+check "same node, ARMCI_PLACEMENT=auto: small copies through the cache" \
+    "$(all 'copies around the cache' 0) and $(all 'get local' 1000)" ARMCI_SHM=1
 finish stats

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "armcii.h"
+#include "place.h"
 #include "stats.h"
 #include "warm.h"
 
@@ -25,14 +26,21 @@ static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
 }
 
 /* Self and same node (and nothing to move): a copy, complete within the call. */
+/* Self and same node (and nothing to move): a copy, complete within the call, placed as
+ * ARMCI_PLACEMENT says (src/core/place.c); @p announced: a flag follows the data. */
 ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
-                                  size_t len, armci_hdl_t *hdl, armcii_op_t kind)
+                                  size_t len, armci_hdl_t *hdl, armcii_op_t kind, int announced)
 {
     armcii_stat_op(kind, ARMCII_ST_LOCAL, (long)len);
     if (path == ARMCII_PATH_SELF)
         armcii_order_local(call);
-    if (len > 0)
+    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (armcii_place_memory(len, announced) && (d + len <= s || s + len <= d)) {
+        armcii_stats.placed_memory++;
+        armcii_copy_nt(dst, src, len);
+    } else if (len > 0) {
         memmove(dst, src, len);
+    }
     armcii_hdl_done(hdl);
 }
 
@@ -41,7 +49,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_GET);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_GET, 0);
         return 0;
     }
     void *fill = NULL;
@@ -76,7 +84,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT, 0);
         return 0;
     }
     armcii_cache_write(target, dst, len);
@@ -119,7 +127,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
 {
     armcii_path_t path = armcii_path(target);
     if (path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT);
+        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT, 1);
         /* A fence, not only a release store: a large copy may use non-temporal stores. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         __atomic_store_n(flag, value, __ATOMIC_RELEASE);

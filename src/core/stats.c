@@ -16,7 +16,7 @@ static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collecti
                                                   "collectives naive", "collectives hier",
                                                   "collectives mpi",   "collectives p2p"};
 
-#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 15)
+#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 16)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -65,6 +65,8 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)armcii_stats.warm_lines;
     strcpy(names[k], "keep-warm microseconds");
     v[k++] = 1e6 * armcii_stats.warm_seconds;
+    strcpy(names[k], "copies around the cache");
+    v[k++] = (double)armcii_stats.placed_memory;
     strcpy(names[k], "seconds waiting");
     v[k++] = armcii_stats.wait_seconds;
 }

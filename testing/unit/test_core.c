@@ -12,6 +12,7 @@
 
 #include "../../src/core/env.h"
 #include "../../src/core/halloc.h"
+#include "../../src/core/place.h"
 #include "../../src/core/region.h"
 #include "../../src/core/warm.h"
 #include "../../src/core/req.h"
@@ -285,6 +286,62 @@ static void test_warm_touch(void)
     CU_ASSERT_EQUAL(armcii_region_touch(&t, list + one + 10, &sum), list + one + 16);
     CU_ASSERT_EQUAL(armcii_region_touch(&t, 0, &sum), list + 16 + 16);
     armcii_region_table_fini(&t);
+}
+
+/* ---- placement of arriving data (src/core/place.c) ---- */
+
+static void test_place(void)
+{
+    CU_ASSERT_EQUAL(armcii_place_parse("auto"), ARMCII_PLACE_AUTO);
+    CU_ASSERT_EQUAL(armcii_place_parse("Memory"), ARMCII_PLACE_MEMORY);
+    CU_ASSERT_EQUAL(armcii_place_parse("cache"), ARMCII_PLACE_CACHE);
+    CU_ASSERT_EQUAL(armcii_place_parse("nt"), -1);
+
+    /* auto: around the cache from this process's share of the last level up (the L2
+     * where there is no L3, 16 MiB where neither is known), never for announced data */
+    armcii_place_init(ARMCII_PLACE_AUTO, 1 << 20, 32 << 20, 2);
+    CU_ASSERT_EQUAL(armcii_place_threshold(), 16u << 20);
+    CU_ASSERT_FALSE(armcii_place_memory((16 << 20) - 1, 0));
+    CU_ASSERT_TRUE(armcii_place_memory(16 << 20, 0));
+    CU_ASSERT_FALSE(armcii_place_memory(64 << 20, 1));
+    armcii_place_init(ARMCII_PLACE_AUTO, 1 << 20, 0, 4);
+    CU_ASSERT_EQUAL(armcii_place_threshold(), 256u << 10);
+    armcii_place_init(ARMCII_PLACE_AUTO, 0, 0, 2);
+    CU_ASSERT_EQUAL(armcii_place_threshold(), 16u << 20);
+    armcii_place_init(ARMCII_PLACE_CACHE, 1 << 20, 32 << 20, 1);
+    CU_ASSERT_FALSE(armcii_place_memory(64 << 20, 0));
+    armcii_place_init(ARMCII_PLACE_MEMORY, 1 << 20, 32 << 20, 1);
+    CU_ASSERT_TRUE(armcii_place_memory(8, 1));
+    CU_ASSERT_FALSE(armcii_place_memory(0, 0));
+
+    /* the non-temporal copy: every alignment of both ends and lengths around the 16-byte
+     * head and the 64-byte body, the bytes around the destination untouched */
+    enum { MAX = 5000, PAD = 32 };
+    static unsigned char src[MAX + PAD], dst[MAX + 2 * PAD + 32], want[MAX + 2 * PAD + 32];
+    for (int i = 0; i < MAX + PAD; i++)
+        src[i] = (unsigned char)(i * 7 + 3);
+    const size_t lens[] = {0, 1, 15, 16, 17, 63, 64, 65, 79, 80, 127, 128, 200, 1000, 4099, MAX};
+    int bad = 0;
+    for (int so = 0; so < 17; so++)
+        for (int doff = 0; doff < 17; doff++)
+            for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+                size_t n = lens[k];
+                memset(dst, 0xee, sizeof(dst));
+                memcpy(want, dst, sizeof(dst));
+                memcpy(want + PAD + doff, src + so, n);
+                armcii_copy_nt(dst + PAD + doff, src + so, n);
+                bad += memcmp(dst, want, sizeof(dst)) != 0;
+            }
+    CU_ASSERT_EQUAL(bad, 0);
+
+    /* overlapping ranges are moved, as memmove does, whatever the policy says */
+    unsigned char buf[4096 + 64], ref[4096 + 64];
+    for (int i = 0; i < (int)sizeof(buf); i++)
+        buf[i] = ref[i] = (unsigned char)i;
+    memmove(ref + 16, ref, 4096);
+    armcii_place_copy(buf + 16, buf, 4096, 0);
+    CU_ASSERT_EQUAL(memcmp(buf, ref, sizeof(buf)), 0);
+    armcii_place_init(ARMCII_PLACE_AUTO, 1 << 20, 32 << 20, 2);
 }
 
 /* ---- request pool and handles ---- */
@@ -646,6 +703,7 @@ int main(void)
     CU_add_test(s, "halloc_fragmentation", test_halloc_fragmentation);
     CU_add_test(s, "region", test_region);
     CU_add_test(s, "warm_touch", test_warm_touch);
+    CU_add_test(s, "place", test_place);
     CU_add_test(s, "pool", test_pool);
     CU_add_test(s, "handles", test_handles);
     CU_add_test(s, "select", test_select);

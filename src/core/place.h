@@ -1,0 +1,41 @@
+/*
+ * Where data that another party consumes lands (cache injection, Leon): a copy the
+ * consumer reads soon goes through the cache; a large one that will not be read soon goes
+ * around it (non-temporal stores), so that it does not push out the working set of the
+ * process that writes it. ARMCI_PLACEMENT chooses: auto (by size, against this process's
+ * share of the last-level cache that hwloc reports, and the cache for data a flag
+ * announces), cache, or memory.
+ */
+#ifndef ARMCII_PLACE_H
+#define ARMCII_PLACE_H
+
+#include <stddef.h>
+
+enum { ARMCII_PLACE_AUTO, ARMCII_PLACE_CACHE, ARMCII_PLACE_MEMORY };
+
+/** Parse ARMCI_PLACEMENT; -1 for anything else. */
+int armcii_place_parse(const char *s);
+/** Set the policy: @p mode from armcii_place_parse; @p l2 and @p l3 the bytes of one
+ *  core's L2 and of the L3 (0: unknown), shared by @p sharing processes. The threshold is
+ *  the last level's size over @p sharing (16 MiB where hwloc knows neither). */
+void armcii_place_init(int mode, size_t l2, size_t l3, int sharing);
+/** The smallest copy that goes around the cache under ARMCI_PLACEMENT=auto. */
+size_t armcii_place_threshold(void);
+extern int armcii_place_mode;
+extern size_t armcii_place_min;
+
+/** Whether a copy of @p len bytes goes around the cache; @p announced: a flag tells the
+ *  consumer of its arrival, so it is read at once. */
+static inline int armcii_place_memory(size_t len, int announced)
+{
+    if (armcii_place_mode == ARMCII_PLACE_AUTO)
+        return !announced && len >= armcii_place_min;
+    return armcii_place_mode == ARMCII_PLACE_MEMORY && len > 0;
+}
+/** Copy @p len bytes with non-temporal stores where the processor has them, then fence;
+ *  the ranges must not overlap. */
+void armcii_copy_nt(void *dst, const void *src, size_t len);
+/** Copy (or move, for overlapping ranges) as the policy says. */
+void armcii_place_copy(void *dst, const void *src, size_t len, int announced);
+
+#endif
