@@ -11,7 +11,7 @@ allowed() {
     case $1 in
     armci) echo '^(check\.h|\.\./src/core/[a-z_]+\.h|\.\./src/agg/agg\.h)$' ;;
     src/core) echo '^([a-z_]+\.h)$' ;;
-    src/transport) echo '^([a-z_]+\.h|\.\./core/(armcii|req|stats|invariant|warm)\.h)$' ;;
+    src/transport) echo '^([a-z_]+\.h|\.\./core/(armcii|req|stats|invariant|warm|place)\.h)$' ;;
     src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h)$' ;;
     src/tools) echo '^([a-z_]+\.h|\.\./(core|transport)/[a-z_]+\.h)$' ;;
     *) echo '^$' ;;

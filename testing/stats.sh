@@ -110,6 +110,17 @@ PROG=${top_builddir:-.}/testing/mpi/t_contig check \
 PROG=${top_builddir:-.}/testing/mpi/t_contig check \
     "same node, ARMCI_PLACEMENT=cache: none around the cache" \
     "$(all 'copies around the cache' 0)" ARMCI_SHM=1 ARMCI_PLACEMENT=cache
+# The same policy where data arrive by other ways: the collectives' blocks (t_coll, node
+# memory), and over the fabric the copies out of bounce buffers and of packed strided
+# and vector blocks that the target applies (t_strided): their data checked, every
+# process having copied around the cache.
+PROG=${top_builddir:-.}/testing/mpi/t_coll check \
+    "same node collectives, ARMCI_PLACEMENT=memory: blocks around the cache, data right" \
+    "all(x > 0 for x in c['copies around the cache'])" ARMCI_SHM=1 ARMCI_PLACEMENT=memory
+PROG=${top_builddir:-.}/testing/mpi/t_strided check \
+    "fabric, bounce buffers and packed blocks, ARMCI_PLACEMENT=memory: data right" \
+    "all(x > 0 for x in c['copies around the cache'])" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=1K ARMCI_PLACEMENT=memory
 check "same node, ARMCI_PLACEMENT=auto: small copies through the cache" \
     "$(all 'copies around the cache' 0) and $(all 'get local' 1000)" ARMCI_SHM=1
 finish stats

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "../core/place.h"
 #include "../core/stats.h"
 #include "coll.h"
 #include "morton.h"
@@ -384,8 +385,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     if (hier) {
         armcii_stats.coll[ARMCII_ST_COLL_HIER]++;
         armcii_coll_hier(call, allgather, sbuf, rbuf, bb, alg);
-        if (stage_out)
-            memcpy(recvbuf, rbuf, rsize);
+        if (stage_out) /* the caller's receive buffer: placed by size */
+            armcii_place_copy(recvbuf, rbuf, rsize, 0);
         return 0;
     }
     /* NULL: a receive buffer outside the heap, which only its owner writes */
@@ -444,7 +445,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
         if (owner[from] >= 0)
             cma_read(call, dst, src, bb, owner[from]);
         else
-            memcpy(dst, src, bb);
+            armcii_place_copy(dst, src, bb, 0);
     }
     free(rows);
     free(cols);
@@ -458,6 +459,6 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
         armcii_mpi_wait(call, &r);
     }
     if (stage_out)
-        memcpy(recvbuf, rbuf, rsize);
+        armcii_place_copy(recvbuf, rbuf, rsize, 0);
     return 0;
 }

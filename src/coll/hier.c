@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/place.h"
 #include "coll.h"
 #include "morton.h"
 
@@ -183,7 +184,7 @@ int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, si
         for (int ia = 0; ia < count[a]; ia++) {
             size_t from = allgather ? roff[a] + (size_t)ia * bb
                                     : roff[a] + ((size_t)ia * (size_t)n + (size_t)li) * bb;
-            memcpy(rbuf + (size_t)members[start[a] + ia] * bb, rpack + from, bb);
+            armcii_place_copy(rbuf + (size_t)members[start[a] + ia] * bb, rpack + from, bb, 0);
         }
     }
     free(soff);

@@ -14,6 +14,7 @@
 
 #include "armcii.h"
 #include "iter.h"
+#include "place.h"
 #include "stats.h"
 
 static void local_blocks(armcii_op_t what, int type, const void *scale, armcii_iter_t *it,
@@ -31,9 +32,9 @@ static void local_blocks(armcii_op_t what, int type, const void *scale, armcii_i
     }
     while (armcii_iter_next(it, &l, &r, &len)) {
         if (what == ARMCII_OP_PUT)
-            memmove(r, l, len);
+            armcii_place_copy(r, l, len, 0);
         else
-            memmove(l, r, len);
+            armcii_place_copy(l, r, len, 0);
     }
 }
 

@@ -10,6 +10,7 @@
 
 int armcii_place_mode = ARMCII_PLACE_AUTO;
 size_t armcii_place_min = (size_t)16 << 20;
+static long around; /* copies around the cache (atomic: several threads copy) */
 
 int armcii_place_parse(const char *s)
 {
@@ -74,8 +75,15 @@ void armcii_place_copy(void *dst, const void *src, size_t len, int announced)
 {
     uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
     int disjoint = d + len <= s || s + len <= d;
-    if (disjoint && armcii_place_memory(len, announced))
+    if (disjoint && armcii_place_memory(len, announced)) {
         armcii_copy_nt(dst, src, len);
-    else
+        __atomic_add_fetch(&around, 1, __ATOMIC_RELAXED);
+    } else if (len > 0) {
         memmove(dst, src, len);
+    }
+}
+
+long armcii_place_count(void)
+{
+    return __atomic_load_n(&around, __ATOMIC_RELAXED);
 }

@@ -37,5 +37,7 @@ static inline int armcii_place_memory(size_t len, int announced)
 void armcii_copy_nt(void *dst, const void *src, size_t len);
 /** Copy (or move, for overlapping ranges) as the policy says. */
 void armcii_place_copy(void *dst, const void *src, size_t len, int announced);
+/** Copies that went around the cache so far (ARMCI_STATS). */
+long armcii_place_count(void);
 
 #endif

@@ -34,13 +34,7 @@ ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *ds
     armcii_stat_op(kind, ARMCII_ST_LOCAL, (long)len);
     if (path == ARMCII_PATH_SELF)
         armcii_order_local(call);
-    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-    if (armcii_place_memory(len, announced) && (d + len <= s || s + len <= d)) {
-        armcii_stats.placed_memory++;
-        armcii_copy_nt(dst, src, len);
-    } else if (len > 0) {
-        memmove(dst, src, len);
-    }
+    armcii_place_copy(dst, src, len, announced);
     armcii_hdl_done(hdl);
 }
 

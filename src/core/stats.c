@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "armcii.h"
+#include "place.h"
 #include "stats.h"
 
 armcii_stats_t armcii_stats;
@@ -66,7 +67,7 @@ static void flatten(double *v, char names[][40])
     strcpy(names[k], "keep-warm microseconds");
     v[k++] = 1e6 * armcii_stats.warm_seconds;
     strcpy(names[k], "copies around the cache");
-    v[k++] = (double)armcii_stats.placed_memory;
+    v[k++] = (double)armcii_place_count();
     strcpy(names[k], "seconds waiting");
     v[k++] = armcii_stats.wait_seconds;
 }

@@ -47,7 +47,6 @@ typedef struct {
     long warm_passes;             /* keep-warm passes of the progress thread (src/core/warm.c) */
     long warm_lines;              /* ... and the cache lines they read */
     double warm_seconds;          /* ... and the time they took */
-    long placed_memory;           /* same-node copies around the cache (src/core/place.c) */
     double wait_seconds;          /* time spent waiting for completions */
 } armcii_stats_t;
 

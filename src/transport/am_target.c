@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/place.h"
 #include "../core/stats.h"
 #include "am_internal.h"
 
@@ -54,8 +55,8 @@ static int apply_records(const am_hdr_t *h, size_t len)
         void *dst = (void *)(uintptr_t)b.addr;
         if (acc)
             armcii_acc_apply(h->type, h->scale, p + sizeof(b), dst, b.len);
-        else
-            memcpy(dst, p + sizeof(b), b.len);
+        else /* where its owner reads it; a flag that follows announces it */
+            armcii_place_copy(dst, p + sizeof(b), b.len, h->kind == AM_PUTF);
         p += sizeof(b) + PAD8(b.len);
     }
     if (acc)

@@ -13,6 +13,7 @@
 
 #include "ofi_internal.h"
 #include "../core/invariant.h"
+#include "../core/place.h"
 #include "../core/stats.h"
 
 ofi_state_t armcii_ofi;
@@ -513,8 +514,8 @@ void armcii_ofi_describe(void (*emit)(const char *line))
 
 static void complete_op(ofi_op_t *op)
 {
-    if (op->copy_to)
-        memcpy(op->copy_to, op->bounce, op->copy_len);
+    if (op->copy_to) /* a buffered get's data, read by the caller next */
+        armcii_place_copy(op->copy_to, op->bounce, op->copy_len, 0);
     if (op->bounce)
         armcii_ofi_bounce_put(op->bounce);
     if (op->req)
