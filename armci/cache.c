@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/cache/getcache.h"
 
 static armcii_alloc_t *alloc_of(const char *call, void *my_base)
 {

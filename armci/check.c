@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "../src/transport/transport.h"
 #include "../src/agg/agg.h"
 #include "../src/core/warm.h"
 

@@ -14,6 +14,9 @@
 
 #include "check.h"
 
+/* The group of every process, and the one ARMCI_Group_set_default chose. */
+static ARMCI_Group world_group, default_group;
+
 #define FREED_KEPT 256
 
 typedef struct {
@@ -85,7 +88,7 @@ void armcii_check_group(const char *call, const char *what, const ARMCI_Group *g
 {
     if (g == NULL)
         armcii_fatal(call, "%s is NULL", what);
-    if (g->comm == armcii_g.comm && g->grp_to_abs == armcii_g.world_group.grp_to_abs)
+    if (g->comm == armcii_g.comm && g->grp_to_abs == world_group.grp_to_abs)
         return; /* the world group, or a copy of it */
     if (g->comm != MPI_COMM_NULL && live_find(g) >= 0)
         return;
@@ -125,15 +128,20 @@ static void set_maps(const char *call, ARMCI_Group *g)
         g->abs_to_grp[g->grp_to_abs[i]] = i;
 }
 
+const ARMCI_Group *armcii_world_group(void)
+{
+    return &world_group;
+}
+
 void armcii_groups_init(void)
 {
-    ARMCI_Group *w = &armcii_g.world_group;
+    ARMCI_Group *w = &world_group;
     w->comm = armcii_g.comm;
     w->noncoll_pgroup_comm = MPI_COMM_NULL;
     w->rank = armcii_g.rank;
     w->size = armcii_g.nproc;
     set_maps("ARMCI_Init", w);
-    armcii_g.default_group = *w;
+    default_group = *w;
 }
 
 void armcii_groups_fini(void)
@@ -145,10 +153,10 @@ void armcii_groups_fini(void)
         free(freed[i].map);
     memset(freed, 0, sizeof freed);
     nfreed = 0;
-    free(armcii_g.world_group.grp_to_abs);
-    free(armcii_g.world_group.abs_to_grp);
-    memset(&armcii_g.world_group, 0, sizeof(armcii_g.world_group));
-    memset(&armcii_g.default_group, 0, sizeof(armcii_g.default_group));
+    free(world_group.grp_to_abs);
+    free(world_group.abs_to_grp);
+    memset(&world_group, 0, sizeof(world_group));
+    memset(&default_group, 0, sizeof(default_group));
 }
 
 /* A group this process belongs to, or an error. */
@@ -320,7 +328,7 @@ int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
 void ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out)
 {
     armcii_check_init("ARMCI_Group_create");
-    ARMCI_Group_create_child(grp_size, pid_list, group_out, &armcii_g.default_group);
+    ARMCI_Group_create_child(grp_size, pid_list, group_out, &default_group);
 }
 
 void ARMCI_Group_free(ARMCI_Group *group)
@@ -333,7 +341,7 @@ void ARMCI_Group_free(ARMCI_Group *group)
         return;
     }
     armcii_check_group(call, "the group", group, 0);
-    if (group->comm == armcii_g.world_group.comm)
+    if (group->comm == world_group.comm)
         armcii_fatal(call, "the world group cannot be freed");
     int i = live_find(group);
     live[i] = live[--nlive];
@@ -372,21 +380,21 @@ void ARMCI_Group_set_default(ARMCI_Group *group)
     static const char call[] = "ARMCI_Group_set_default";
     armcii_check_init(call);
     check_member(call, "the group", group);
-    armcii_g.default_group = *group;
+    default_group = *group;
 }
 
 void ARMCI_Group_get_default(ARMCI_Group *group_out)
 {
     armcii_check_init("ARMCI_Group_get_default");
     armcii_check_local("ARMCI_Group_get_default", "group_out", group_out, 1);
-    *group_out = armcii_g.default_group;
+    *group_out = default_group;
 }
 
 void ARMCI_Group_get_world(ARMCI_Group *group_out)
 {
     armcii_check_init("ARMCI_Group_get_world");
     armcii_check_local("ARMCI_Group_get_world", "group_out", group_out, 1);
-    *group_out = armcii_g.world_group;
+    *group_out = world_group;
 }
 
 int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank)

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/transport/transport.h"
+#include "../src/cache/getcache.h"
 
 typedef struct {
     uint64_t base, size, key, raddr_base;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/coll/collectives.h"
 
 /* The communicator of a scope; MPI_COMM_NULL when this process is not in it. */
 static MPI_Comm scope_comm(const char *call, int scope, MPI_Comm all)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/cache/getcache.h"
 
 typedef struct {
     ARMCI_Group grp;     /* the members; a handle's is its own duplicate of the user's */
@@ -209,7 +210,7 @@ int ARMCI_Create_mutexes(int count)
     armcii_check_count(call, "count", count);
     if (world_live)
         armcii_fatal(call, "mutexes exist already (ARMCI_Destroy_mutexes first)");
-    world_set.grp = armcii_g.world_group;
+    world_set.grp = *armcii_world_group();
     set_create(call, &world_set, count);
     world_live = 1;
     armcii_unlock();

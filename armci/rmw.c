@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../src/cache/getcache.h"
 
 int ARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
 {

@@ -1,6 +1,8 @@
 /* Handles, completion, fences and the barrier. */
 #include "check.h"
 #include "../src/agg/agg.h"
+#include "../src/cache/getcache.h"
+#include "../src/coll/collectives.h"
 
 void ARMCI_INIT_HANDLE(armci_hdl_t *hdl)
 {
@@ -118,7 +120,7 @@ int ARMCI_WaitProc(int proc)
     static const char call[] = "ARMCI_WaitProc";
     armcii_enter(call);
     armcii_check_rank(call, proc);
-    armcii_wait_zero(call, &armcii_g.out_implicit[proc], proc);
+    armcii_wait_zero(call, &armcii_g.peers[proc].out_implicit, proc);
     armcii_unlock();
     return 0;
 }

@@ -35,7 +35,7 @@ int armci_domain_id(armci_domain_t domain, int glob_proc_id)
     static const char call[] = "armci_domain_id";
     check_domain(call, domain);
     armcii_check_rank(call, glob_proc_id);
-    return per_process() ? glob_proc_id : armcii_g.node_of[glob_proc_id];
+    return per_process() ? glob_proc_id : armcii_g.peers[glob_proc_id].node;
 }
 
 int armci_domain_my_id(armci_domain_t domain)
@@ -53,7 +53,7 @@ int armci_domain_nprocs(armci_domain_t domain, int id)
         return 1;
     int n = 0;
     for (int p = 0; p < armcii_g.nproc; p++)
-        n += armcii_g.node_of[p] == id;
+        n += armcii_g.peers[p].node == id;
     return n;
 }
 
@@ -69,7 +69,7 @@ int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id)
         return id;
     }
     for (int p = 0, k = 0; p < armcii_g.nproc; p++)
-        if (armcii_g.node_of[p] == id && k++ == loc_proc_id)
+        if (armcii_g.peers[p].node == id && k++ == loc_proc_id)
             return p;
     armcii_fatal(call, "domain %d has no local process %d", id, loc_proc_id);
 }
@@ -103,10 +103,10 @@ int ARMCI_Uses_shm_grp(ARMCI_Group *group)
     return armcii_g.shm;
 }
 
-/* Accepted for compatibility and reported under ARMCI_VERBOSE: shared memory here is
- * reserved as address space and backed only as allocated, so there is no pool to size;
- * ARMCI_SHM_HEAP_SIZE bounds each process. (ARMCI-MPI ignores it as well.) */
+/* Accepted for compatibility and ignored: shared memory here is reserved as address
+ * space and backed only as allocated, so there is no pool to size; ARMCI_SHM_HEAP_SIZE
+ * bounds each process. (ARMCI-MPI ignores it as well.) */
 void ARMCI_Set_shm_limit(unsigned long shmemlimit)
 {
-    armcii_g.shm_limit_hint = shmemlimit;
+    (void)shmemlimit;
 }

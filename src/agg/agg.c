@@ -6,6 +6,7 @@
 #include "../core/stats.h"
 #include "../core/warm.h"
 #include "agg.h"
+#include "../cache/getcache.h"
 
 typedef struct {
     int in_use;

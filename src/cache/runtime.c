@@ -21,6 +21,7 @@
 #include "../core/iter.h"
 #include "../core/warm.h"
 #include "cache.h"
+#include "getcache.h"
 
 typedef struct {
     armcii_cache_t c;

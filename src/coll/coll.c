@@ -19,9 +19,12 @@
 #include <sys/uio.h>
 
 #include "../core/place.h"
+#include "../transport/transport.h"
 #include "../core/stats.h"
 #include "coll.h"
 #include "morton.h"
+#include "../cache/getcache.h"
+#include "collectives.h"
 
 #define ALG_MORTON ARMCII_COLL_MORTON
 #define ALG_NAIVE  ARMCII_COLL_NAIVE
@@ -73,7 +76,7 @@ void armcii_coll_init(void)
     int n = armcii_g.node_size, peer = (armcii_g.node_rank + 1) % n;
     uint64_t v = 0;
     struct iovec here = {&v, sizeof v};
-    struct iovec there = {&armcii_g.slots[peer].coll_private, sizeof v};
+    struct iovec there = {&armcii_node.slots[peer].coll_private, sizeof v};
     int ok = process_vm_readv(armcii_live_pid(peer), &here, 1, &there, 1, 0) == (ssize_t)sizeof v;
     MPI_Allreduce(&ok, &cma_ok, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
 }
@@ -106,8 +109,8 @@ static void cma_read(const char *call, char *dst, const char *src, size_t len, i
 static int in_my_heap(const void *p, size_t len)
 {
     const char *c = p;
-    return armcii_g.shm && c >= armcii_g.my_slice && len <= armcii_g.slice_len &&
-           c + len <= armcii_g.my_slice + armcii_g.slice_len;
+    return armcii_g.shm && c >= armcii_node.my_slice && len <= armcii_node.slice_len &&
+           c + len <= armcii_node.my_slice + armcii_node.slice_len;
 }
 
 char *armcii_coll_staging(const char *call, stage_t *s, size_t len)
@@ -200,7 +203,7 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
     hdr->allgather = (uint32_t)allgather;
     snprintf(hdr->call, sizeof hdr->call, "%s", call);
     memcpy(hdr + 1, sendbuf, ssize);
-    armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
+    armcii_node_slot_t *my = &armcii_node.slots[armcii_g.node_rank];
     my->small_buf = st;
     __atomic_store_n(&my->small_seq, seq, __ATOMIC_RELEASE);
 
@@ -210,7 +213,7 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
     /* Start with the next process, so that P processes do not all wait on the same one. */
     for (int d = 1; d < P; d++) {
         int i = (me + d) % P;
-        armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
+        armcii_node_slot_t *o = &armcii_node.slots[armcii_g.peers[i].node_rank];
         armcii_watch_t w = {0};
         while (__atomic_load_n(&o->small_seq, __ATOMIC_ACQUIRE) < seq)
             armcii_poll_watched(call, &w, i, ENTER);
@@ -300,7 +303,7 @@ static int one_node(MPI_Comm comm, int P)
     armcii_translate(comm, armcii_g.comm, P, seq, world);
     int all = 1;
     for (int i = 0; i < P; i++)
-        all &= armcii_g.node_of[world[i]] == armcii_g.node_id;
+        all &= armcii_g.peers[world[i]].node == armcii_g.node_id;
     free(seq);
     free(world);
     return all;
@@ -313,7 +316,7 @@ void armcii_coll_node_barrier(const char *call)
     /* A full fence first: large copies before it (memcpy's, ours) may have used
      * non-temporal stores, which the locked add alone does not order on every processor. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    armcii_node_slot_t *s0 = &armcii_g.slots[0];
+    armcii_node_slot_t *s0 = &armcii_node.slots[0];
     uint64_t gen = __atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE);
     if (__atomic_add_fetch(&s0->bar_count, 1, __ATOMIC_ACQ_REL) == (uint64_t)armcii_g.node_size) {
         __atomic_store_n(&s0->bar_count, 0, __ATOMIC_RELAXED);
@@ -400,16 +403,16 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * an MPI exchange. Otherwise exchange them through MPI. Either doubles as "everybody's
      * send data is in place". */
     if (whole_node) {
-        armcii_node_slot_t *my = &armcii_g.slots[armcii_g.node_rank];
+        armcii_node_slot_t *my = &armcii_node.slots[armcii_g.node_rank];
         my->coll_buf[0] = mine[0];
         my->coll_buf[1] = mine[1];
         my->coll_private = (uint64_t)s_private;
         armcii_coll_node_barrier(call);
         for (int i = 0; i < P; i++) {
-            armcii_node_slot_t *o = &armcii_g.slots[armcii_g.node_rank_of[i]];
+            armcii_node_slot_t *o = &armcii_node.slots[armcii_g.peers[i].node_rank];
             all[2 * i] = o->coll_buf[0];
             all[2 * i + 1] = o->coll_buf[1];
-            owner[i] = o->coll_private && i != me ? armcii_g.node_rank_of[i] : -1;
+            owner[i] = o->coll_private && i != me ? armcii_g.peers[i].node_rank : -1;
         }
     } else {
         MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE, comm,

@@ -34,11 +34,11 @@ static void layout(const char *call)
     if (!members || !start || !count)
         armcii_fatal(call, "out of memory");
     for (int r = 0; r < P; r++)
-        count[armcii_g.node_of[r]]++;
+        count[armcii_g.peers[r].node]++;
     for (int a = 0; a < N; a++)
         start[a + 1] = start[a] + count[a];
     for (int r = 0; r < P; r++)
-        members[start[armcii_g.node_of[r]] + armcii_g.node_rank_of[r]] = r;
+        members[start[armcii_g.peers[r].node] + armcii_g.peers[r].node_rank] = r;
 }
 
 void armcii_coll_hier_fini(void)
@@ -115,7 +115,7 @@ int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, si
 
     /* Publish: my buffers, and the leader's pack buffers. A node of one process has no
      * shared slots (nor needs them). */
-    armcii_node_slot_t alone = {0}, *slots = n > 1 ? armcii_g.slots : &alone;
+    armcii_node_slot_t alone = {0}, *slots = n > 1 ? armcii_node.slots : &alone;
     slots[li].coll_buf[0] = sbuf;
     slots[li].coll_buf[1] = rbuf;
     if (leader) {

@@ -21,6 +21,8 @@
 
 #include "coll.h"
 #include "../core/stats.h"
+#include "../cache/getcache.h"
+#include "collectives.h"
 
 /* Longest vector reduced here; longer ones go to MPI's collective, whose algorithms for
  * long vectors send less than recursive doubling's whole vector at every step. */

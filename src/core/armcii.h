@@ -1,6 +1,7 @@
 /*
- * Internal interface of armci-ofi: the runtime's state and the calls between the API
- * layer (armci/), the core (src/core) and the transports (src/transport).
+ * Internal interface of armci-ofi: the runtime's state and the core's calls, for the API
+ * layer (armci/), the core (src/core) and the layers beside it. What the transport offers
+ * is in its own contract, src/transport/transport.h.
  */
 #ifndef ARMCII_H
 #define ARMCII_H
@@ -17,10 +18,10 @@
 
 #include "env.h"
 #include "op.h"
-#include "halloc.h"
 #include "region.h"
 #include "req.h"
 #include "select.h"
+#include "../transport/caps.h"
 
 /** The one internal status type. */
 typedef enum {
@@ -54,23 +55,21 @@ typedef struct armcii_alloc {
     struct armcii_alloc *next;
 } armcii_alloc_t;
 
-/** Per-local-rank control block in the node's shared mapping. */
+/** What the core keeps of one process of the job, in one place (src/core/topo.c makes the
+ *  table): a small operation to a target reads its node and its counters from one line. */
 typedef struct {
-    pthread_mutex_t acc_lock; /* serialises software accumulates into this rank's memory */
-    char *coll_buf[4];        /* collectives: send and receive buffers (and a node leader's
-                                 buffers for the exchange between nodes) */
-    uint64_t bar_count;       /* node barrier (used in node rank 0's slot) */
-    uint64_t bar_gen;
-    uint64_t small_seq;    /* small collectives: the last call whose send data is staged */
-    char *small_buf;       /* ... in these two halves, alternately (see coll.c) */
-    uint64_t coll_private; /* coll_buf[0] is private memory, read with process_vm_readv */
-    char pad[128 - sizeof(pthread_mutex_t) - 5 * sizeof(char *) - 4 * sizeof(uint64_t)];
-} armcii_node_slot_t;
-_Static_assert(sizeof(armcii_node_slot_t) == 128, "a node slot is two cache lines");
+    int node;         /* node id */
+    int node_rank;    /* rank within its node */
+    int out_write;    /* puts and hardware accumulates in flight to it */
+    int out_sw;       /* software accumulates awaiting their acknowledgement */
+    int out_implicit; /* implicit-handle requests in flight */
+    int pad[3];
+} armcii_peer_t;
+_Static_assert(sizeof(armcii_peer_t) == 32, "two peers to a cache line, none across two");
 
 typedef struct {
     /* identity */
-    int initialized, finalized, we_init_mpi;
+    int initialized, finalized;
     /* Only one application thread calls ARMCI at a time (neither ARMCI nor MPI was asked
      * for MPI_THREAD_MULTIPLE): a few steps that touch only what API calls touch may then
      * go without the lock. */
@@ -84,40 +83,24 @@ typedef struct {
     MPI_Comm node_comm;
     MPI_Comm masters_comm; /* one process per node (node rank 0); MPI_COMM_NULL elsewhere */
     int node_rank, node_size, node_id, nnodes;
-    int machine_size;  /* processes on this machine (node_size unless ARMCI_NODE_SIZE cuts it) */
-    int *node_of;      /* node id of every rank */
-    int *node_rank_of; /* node-local rank of every rank */
-    int shm;           /* same-node peers reached through shared memory */
+    int machine_size;     /* processes on this machine (node_size unless ARMCI_NODE_SIZE cuts it) */
+    armcii_peer_t *peers; /* every rank: where it is, what is in flight to it */
+    int shm;              /* same-node peers reached through shared memory */
     unsigned hw_cores, hw_pus;
     size_t hw_l2, hw_l3;
 
-    /* memory */
-    char *heap_base;           /* start of the node mapping (same address in every local process) */
-    size_t heap_len;           /* bytes mapped */
-    size_t slice_len;          /* bytes of one local rank's slice */
-    char *my_slice;            /* this process's slice */
-    int heap_fd;               /* backing shared-memory object (-1 for a private heap) */
-    armcii_node_slot_t *slots; /* node control blocks, indexed by node-local rank */
-    armcii_halloc_t halloc;    /* allocator of my slice */
+    /* memory (the node heap itself is the transport's: armcii_node, transport.h) */
     armcii_region_table_t regions;
     armcii_alloc_t *allocs;
-    ARMCI_Group world_group;      /* every process */
-    ARMCI_Group default_group;    /* ARMCI_Group_set_default */
-    unsigned long shm_limit_hint; /* ARMCI_Set_shm_limit, reported only */
 
     /* requests */
     armcii_pool_t pool;
-    int *out_write;    /* per target: puts and hardware accumulates in flight */
-    int *out_sw;       /* per target: software accumulates awaiting their acknowledgement */
-    int *out_implicit; /* per target: implicit-handle requests in flight */
     int implicit_total;
     armcii_sel_limits_t limits;
 
     /* fabric */
-    int fabric;    /* libfabric is open */
-    int order_raw; /* provider orders reads after writes (and atomics) to one target */
-    int order_waw; /* provider orders writes after writes */
-    int order_sas; /* provider orders sends after sends */
+    int fabric;         /* libfabric is open */
+    armcii_caps_t caps; /* what the transport reported it can do (zero without fabric) */
 
     /* progress */
     pthread_mutex_t lock; /* held by every ARMCI call and by the progress thread */
@@ -147,11 +130,23 @@ typedef struct {
 
 extern armcii_state_t armcii_g;
 
+/* ---- bring-up and shut-down (src/core/runtime.c) ---- */
+
+/** Brings the runtime up over a duplicate of @p comm, once MPI is initialised; collective.
+ *  @p one_caller: only one application thread calls ARMCI at a time. */
+void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller);
+/** Completes what is in flight everywhere and takes the runtime down; collective. Entered
+ *  holding the lock, returns without it. */
+void armcii_runtime_fini(const char *call);
+
 /* ---- errors (src/core/error.c) ---- */
 
-/** Report "CALL: message" through ARMCI_Error (which prints rank and aborts). */
+/** Report "CALL: message" and end the job (armcii_abort). */
 void armcii_fatal(const char *call, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));
+/** Print "armci: rank R: msg", tell the other processes, and end the job with @p code (1
+ *  for 0). ARMCI_Error is this. */
+void armcii_abort(const char *msg, int code) __attribute__((noreturn));
 /** Print "armci: rank R: message" to stderr and go on. */
 void armcii_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Print on rank 0 only (ARMCI_VERBOSE). */
@@ -164,102 +159,28 @@ static inline armcii_path_t armcii_path(int target)
 {
     if (target == armcii_g.rank)
         return ARMCII_PATH_SELF;
-    if (armcii_g.shm && armcii_g.node_of[target] == armcii_g.node_id)
+    if (armcii_g.shm && armcii_g.peers[target].node == armcii_g.node_id)
         return ARMCII_PATH_SHM;
     return ARMCII_PATH_FABRIC;
 }
 
-/* ---- node memory (src/transport/shm.c) ---- */
-
-armcii_status_t armcii_shm_init(void);
-void armcii_shm_fini(void);
-/** Reserve and back @p len bytes in my slice; the address is written to @p addr_p. */
-armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
-                                 size_t *rounded_p);
-void armcii_shm_free(size_t off, size_t rounded);
-/** dst[i] += scale * src[i] into memory of node-local process @p owner_node_rank, under its lock.
- */
-void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
-                    size_t bytes);
-/** The accumulate lock of node-local process @p slot (0 when shared memory is off). */
-void armcii_shm_acc_lock(int slot);
-void armcii_shm_acc_unlock(int slot);
+/** The node-local rank of @p rank, which names its slot in the node's control blocks
+ *  (0 when shared memory is off). */
 static inline int armcii_slot_of(int rank)
 {
-    return armcii_g.shm ? armcii_g.node_rank_of[rank] : 0;
+    return armcii_g.shm ? armcii_g.peers[rank].node_rank : 0;
 }
 
-/* ---- accumulate and read-modify-write kernels (src/transport/acc_sw.c) ---- */
-
-enum {
-    ARMCII_RMW_FADD32,
-    ARMCII_RMW_FADD64,
-    ARMCII_RMW_SWAP32,
-    ARMCII_RMW_SWAP64,
-    ARMCII_RMW_CAS64
-};
-/** Atomically apply @p op at @p addr; @return the old value. @p extra: CAS comparand. */
-uint64_t armcii_rmw_apply(int op, void *addr, uint64_t operand, const void *extra);
-
-size_t armcii_acc_type_size(int type); /* 0 for an unknown type */
-void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, size_t bytes);
-/** Read the first lines of the accumulate kernels' code (src/core/warm.c); returns the lines. */
-size_t armcii_acc_kernels_touch(unsigned *sum);
-/** dst = scale * src, element-wise (used to pre-scale hardware accumulates). */
-void armcii_acc_scale(int type, const void *scale, const void *src, void *dst, size_t bytes);
-int armcii_acc_scale_is_one(int type, const void *scale);
-
-/* ---- libfabric (src/transport/ofi*.c, am.c) ----
- * The data-path calls (get, put, acc_hw, rmw_hw, am_rmw, the message builder) return once
- * the operation is posted, and return nothing: a provider error ends the job inside them,
- * naming the ARMCI call, the libfabric operation and the target (OFI_RETRY), as a request
- * that fails later ends it in the completion's handler. A caller has no failure to handle. */
-
-armcii_status_t armcii_ofi_init(void);
-void armcii_ofi_fini(void);
-const char *armcii_ofi_provider(void);
-int armcii_ofi_manual_progress(void);
-void armcii_ofi_describe(void (*emit)(const char *line));
-/** Poll completions once; @return the number handled. */
-int armcii_ofi_progress(void);
-armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p);
-void armcii_ofi_mr_dereg(armcii_mr_t *mr);
-void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
-                    uint64_t raddr, uint64_t key, armcii_proto_t proto);
-void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len, int target,
-                    uint64_t raddr, uint64_t key, armcii_proto_t proto);
-/** Read-modify-write through libfabric atomics (when accumulates use them too). The
- *  buffers must stay until the request completes. */
-int armcii_ofi_rmw_hw_ok(int op);
-void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
-                       const void *operand, const void *comparand, int target, uint64_t raddr,
-                       uint64_t key);
-/** Make earlier writes to @p target remotely complete (a no-op when they already are). */
-void armcii_ofi_flush(const char *call, int target);
-void armcii_ofi_flush_all(const char *call);
-void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
-/** @return non-zero if libfabric atomics can accumulate @p type. */
-int armcii_ofi_acc_hw_ok(int type);
-void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,
-                       int target, uint64_t raddr, uint64_t key);
-
-/* Active-message builder: blocks of one operation to one target, packed into as few
- * messages as bounce buffers allow. Each message adds one to req->pending, completed by
- * the target's acknowledgement (put, acc) or reply (get). */
-typedef struct armcii_amb armcii_amb_t;
-armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
-                               const void *scale, int target);
-void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
-void armcii_amb_end(armcii_amb_t *b);
-/** Like armcii_amb_end, and the target then stores @p value into the int at @p flag, after
- *  every block of this builder is in place (the last message carries the flag). */
-void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value);
-/** Before waiting for messages' acknowledgements from @p target (-1: from every target):
- *  asks it to acknowledge the flagged puts whose acknowledgement it may defer. */
-void armcii_am_want_acks(int target);
-/** Read-modify-write applied by the target; the old value lands in @p result at completion. */
-void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
-                   int target, uint64_t addr, uint64_t operand, uint64_t comparand);
+/** Accumulates of ARMCI type @p type go through libfabric atomics where the fabric is used. */
+static inline int armcii_acc_hw_ok(int type)
+{
+    return armcii_g.limits.acc_hw && (unsigned)type < 6 && (armcii_g.caps.acc_types >> type & 1);
+}
+/** And read-modify-writes ARMCII_RMW_* @p op. */
+static inline int armcii_rmw_hw_ok(int op)
+{
+    return armcii_g.limits.acc_hw && (unsigned)op < 5 && (armcii_g.caps.rmw_ops >> op & 1);
+}
 
 /* ---- requests and progress (src/core/progress.c) ---- */
 
@@ -274,6 +195,10 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
 void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
+/** A blocking call's data has left (its request waits for an acknowledgement only). */
+void armcii_req_copied(armcii_req_t *req);
+/** The request in flight that armcii_req_cookie named; the job ends on a stale name. */
+armcii_req_t *armcii_req_of_cookie(uint64_t cookie);
 /** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending
  *  it completes at once. */
 void armcii_req_issued(armcii_req_t *req);
@@ -371,90 +296,6 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
  *  (@p seg: the segment of @p dst, NULL when @p len is 0). */
 void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_seg_t *seg,
                      size_t len, int *flag, int value, int target, armci_hdl_t *hdl);
-
-/* ---- collective allocation (armci/malloc.c) ---- */
-
-int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm);
-int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
-
-/** The allocation whose block on this process starts at @p my_base (NULL if none). */
-armcii_alloc_t *armcii_alloc_find(void *my_base);
-
-/* ---- the get cache (src/cache/runtime.c) ---- */
-
-armcii_status_t armcii_cache_rt_init(void);
-void armcii_cache_rt_fini(void);
-/** Collective: print the summed counters on rank 0 when ARMCI_CACHE_STATS is set. */
-void armcii_cache_report(void);
-/** ARMCIX_CACHE_* for a mode name (off, transparent, always, user), or -1. */
-int armcii_cache_parse_mode(const char *s);
-const char *armcii_cache_mode_name(int mode);
-/** The mode new allocations get. */
-int armcii_cache_default_mode(void);
-void armcii_cache_get_stats(armcix_cache_stats_t *s);
-void armcii_cache_reset_stats(void);
-/** A new allocation takes the default mode; a freed one leaves the cache. */
-void armcii_cache_alloc_new(armcii_alloc_t *a);
-void armcii_cache_alloc_gone(armcii_alloc_t *a);
-/** Mode of @p a, or of every allocation (present and future) when @p a is NULL. */
-void armcii_cache_set_mode(const char *call, armcii_alloc_t *a, int mode);
-/** Drop what is cached from @p a (NULL: everything). */
-void armcii_cache_invalidate(armcii_alloc_t *a);
-/** A synchronisation point of this process: transparent allocations lose their entries. */
-void armcii_cache_sync(void);
-/** This process writes [addr, addr+len) of @p target: overlapping entries go. */
-void armcii_cache_write(int target, const void *addr, size_t len);
-/** Answer a contiguous get from the cache into @p dst; @return 1 on a hit. */
-int armcii_cache_get(int target, const void *src, void *dst, size_t len);
-/** As armcii_cache_get, counting only a hit (for callers that do not know the mode). */
-int armcii_cache_get_held(int target, const void *src, void *dst, size_t len);
-/** Would every remote block of the iterator @p it hit? (Nothing is counted.) */
-int armcii_cache_peek_all(int target, void *it);
-/** Copy every block of @p it from the cache (after armcii_cache_peek_all said yes). */
-void armcii_cache_get_blocks(int target, void *it);
-/** A fill record for a missed get (NULL: not cacheable); the get reads into
- *  armcii_cache_fill_data(record), and armcii_cache_fill_end delivers and fills. */
-void *armcii_cache_fill_start(const armcii_seg_t *seg, int target, const void *src, void *dst,
-                              size_t len);
-void *armcii_cache_fill_data(void *fill);
-void armcii_cache_fill_end(void *fill);
-
-/* ---- collectives (src/coll/coll.c) ---- */
-
-void armcii_coll_init(void);
-/** May collectives read send buffers in other processes' private memory (process_vm_readv)? */
-int armcii_coll_cma(void);
-/** Where the world is one node sharing memory and ARMCI_COLL_ALG allows it, gathers the
- *  @p bytes at @p x of every process (rank order, valid until the next call) with one
- *  synchronisation; NULL, doing nothing, elsewhere. Collective over the world. */
-const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes);
-/*
- * Collectives by MPI point-to-point messages (src/coll/p2p.c), which the runtime's wait
- * completes, over @p comm: a communicator of the runtime's own (the world's,
- * armcii_coll_p2p_world, or a group's noncoll_pgroup_comm). Each returns 0, doing nothing,
- * where MPI's collective is to do it: no such communicator (MPI_COMM_NULL),
- * ARMCI_COLL_ALG=mpi, or more than 64 KiB per process.
- */
-/** In place, MPI's @p op on @p n elements of @p dt, @p es bytes each; every process gets
- *  the same bits. */
-int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, MPI_Datatype dt,
-                              size_t es, MPI_Op op);
-/** The @p bytes at @p buf of rank @p root of @p comm, to every process. */
-int armcii_coll_p2p_bcast(const char *call, MPI_Comm comm, void *buf, size_t bytes, int root);
-int armcii_coll_p2p_barrier(const char *call, MPI_Comm comm);
-/** The runtime's own duplicate of the world's communicator, for the above. */
-MPI_Comm armcii_coll_p2p_world(void);
-/** The barrier of the world: the node's shared memory, point-to-point messages or MPI's
- *  barrier, as the layout and ARMCI_COLL_ALG say; waiters serve peers. */
-void armcii_coll_barrier(const char *call);
-void armcii_coll_p2p_init(void);
-void armcii_coll_p2p_fini(void);
-void armcii_coll_fini(void);
-
-/* ---- groups (armci/groups.c) ---- */
-
-void armcii_groups_init(void);
-void armcii_groups_fini(void);
 
 /* ---- noncontiguous operations and read-modify-write (src/core/nc.c) ---- */
 

@@ -1,6 +1,7 @@
 /* Error reporting: the function that first sees a problem reports it here, once. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "armcii.h"
@@ -14,10 +15,24 @@ void armcii_fatal(const char *call, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
     va_end(ap);
-    ARMCI_Error(msg, 1);
-    /* ARMCI_Error does not return; keep the compiler's noreturn promise regardless. */
-    for (;;)
-        ;
+    armcii_abort(msg, 1);
+}
+
+void armcii_abort(const char *msg, int code)
+{
+    int rank = armcii_g.rank, mpi_up = 0, mpi_down = 0;
+    MPI_Initialized(&mpi_up);
+    MPI_Finalized(&mpi_down);
+    if (!armcii_g.initialized && mpi_up && !mpi_down)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "armci: rank %d: %s\n", rank, msg ? msg : "(no message)");
+    fflush(stderr);
+    armcii_hb_abort(); /* the others end too, even where the launcher leaves them running */
+    if (code == 0)
+        code = 1;
+    if (mpi_up && !mpi_down)
+        MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code);
 }
 
 void armcii_invariant_failed(const char *file, int line, const char *cond, const char *fmt, ...)

@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "armcii.h"
+#include "../transport/transport.h"
 #include "iter.h"
 #include "place.h"
 #include "stats.h"
+#include "../cache/getcache.h"
 
 static void local_blocks(armcii_op_t what, int type, const void *scale, armcii_iter_t *it,
                          int target)
@@ -84,9 +86,9 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
 {
     armcii_iter_t *it = itv;
     armcii_path_t path = armcii_path(target);
-    int hw = what == ARMCII_OP_ACC &&
-             armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type)) ==
-                 ARMCII_PROTO_ACC_HW;
+    int hw =
+        what == ARMCII_OP_ACC &&
+        armcii_select_acc(&armcii_g.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
     if (armcii_g.env.STATS) {
         int stat_path =
             hw                           ? ARMCII_ST_ATOMIC
@@ -187,7 +189,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     armcii_cache_write(target, addr, size);
     /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
      * included: all atomics on a word must go one way to stay atomic with each other. */
-    if (armcii_ofi_rmw_hw_ok(op)) {
+    if (armcii_rmw_hw_ok(op)) {
         armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
         const armcii_seg_t *seg = seg_of(call, target, addr, size);
         armcii_order_before(call, ARMCII_REQ_ACC_HW, target);

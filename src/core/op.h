@@ -14,4 +14,14 @@ typedef enum {
     ARMCII_OP_NKIND
 } armcii_op_t;
 
+/* The read-modify-writes of ARMCI_Rmw, by width (ARMCI_FETCH_AND_ADD and _LONG, ARMCI_SWAP
+ * and _LONG; the compare-and-swap serves the mutexes). */
+enum {
+    ARMCII_RMW_FADD32,
+    ARMCII_RMW_FADD64,
+    ARMCII_RMW_SWAP32,
+    ARMCII_RMW_SWAP64,
+    ARMCII_RMW_CAS64
+};
+
 #endif

@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 #include "armcii.h"
+#include "../transport/transport.h"
 #include "invariant.h"
 #include "stats.h"
 #include "warm.h"
+#include "../cache/getcache.h"
 
 /* How many polls between two looks at the clock while waiting. */
 #define CLOCK_EVERY 1024
@@ -28,16 +30,16 @@ static void release(armcii_req_t *req)
     switch ((armcii_req_kind_t)req->kind) {
     case ARMCII_REQ_PUT:
     case ARMCII_REQ_ACC_HW:
-        armcii_g.out_write[t]--;
+        armcii_g.peers[t].out_write--;
         break;
     case ARMCII_REQ_AM:
-        armcii_g.out_sw[t]--;
+        armcii_g.peers[t].out_sw--;
         break;
     case ARMCII_REQ_GET:
         break;
     }
     if (req->implicit) {
-        armcii_g.out_implicit[t]--;
+        armcii_g.peers[t].out_implicit--;
         armcii_g.implicit_total--;
     }
     if (req->copied)
@@ -66,12 +68,31 @@ void armcii_req_issued(armcii_req_t *req)
     armcii_req_op_done(req);
 }
 
-void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes)
+void armcii_req_copied(armcii_req_t *req)
 {
-    if (blocking && !wait && !req->copied) { /* a deferred flagged put is, once sent */
+    if (!req->copied) {
         req->copied = 1;
         armcii_g.ncopied++;
     }
+}
+
+armcii_req_t *armcii_req_of_cookie(uint64_t cookie)
+{
+    uint32_t slot = (uint32_t)(cookie >> 32), gen = (uint32_t)cookie;
+    if (slot >= (uint32_t)armcii_g.pool.nslots)
+        armcii_fatal("armci progress", "reply for request slot %u, beyond the pool", slot);
+    armcii_req_t *req = &armcii_g.pool.slots[slot];
+    if (!req->in_use || req->gen != gen)
+        armcii_fatal("armci progress",
+                     "reply for a request that is not in flight (slot %u, generation %u)", slot,
+                     gen);
+    return req;
+}
+
+void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes)
+{
+    if (blocking && !wait) /* a deferred flagged put is, once sent */
+        armcii_req_copied(req);
     armcii_req_issued(req);
     if (wait)
         armcii_req_wait(call, req);
@@ -95,16 +116,16 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
     switch (kind) {
     case ARMCII_REQ_PUT:
     case ARMCII_REQ_ACC_HW:
-        armcii_g.out_write[target]++;
+        armcii_g.peers[target].out_write++;
         break;
     case ARMCII_REQ_AM:
-        armcii_g.out_sw[target]++;
+        armcii_g.peers[target].out_sw++;
         break;
     case ARMCII_REQ_GET:
         break;
     }
     if (implicit) {
-        armcii_g.out_implicit[target]++;
+        armcii_g.peers[target].out_implicit++;
         armcii_g.implicit_total++;
     }
     return req;
@@ -236,25 +257,25 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
      * write or read the transport orders can safely overtake them: wait for their
      * acknowledgements before any other kind of operation. Messages after messages need
      * not wait: the target applies one origin's messages in the order they were sent. */
-    if (armcii_g.out_sw[target] > 0 && kind != ARMCII_REQ_AM)
-        armcii_wait_zero(call, &armcii_g.out_sw[target], target);
-    if (armcii_g.out_write[target] == 0)
+    if (armcii_g.peers[target].out_sw > 0 && kind != ARMCII_REQ_AM)
+        armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
+    if (armcii_g.peers[target].out_write == 0)
         return;
     int ordered;
     switch (kind) {
     case ARMCII_REQ_GET:
-        ordered = armcii_g.order_raw;
+        ordered = armcii_g.caps.order_raw;
         break;
     case ARMCII_REQ_PUT:
     case ARMCII_REQ_ACC_HW:
-        ordered = armcii_g.order_waw;
+        ordered = armcii_g.caps.order_waw;
         break;
     default: /* a message after writes: the handler must see them landed */
         ordered = 0;
         break;
     }
     if (!ordered) {
-        armcii_wait_zero(call, &armcii_g.out_write[target], target);
+        armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
         armcii_ofi_flush(call, target);
     }
 }
@@ -265,7 +286,7 @@ void armcii_order_local(const char *call)
     /* Only accumulates to oneself through libfabric atomics can be in flight here (they
      * take that path to stay atomic with remote peers' atomics); a copy must not pass
      * them. */
-    if (armcii_g.out_write[me] > 0 || armcii_g.out_sw[me] > 0)
+    if (armcii_g.peers[me].out_write > 0 || armcii_g.peers[me].out_sw > 0)
         armcii_fence(call, me);
 }
 
@@ -282,8 +303,8 @@ void armcii_fence(const char *call, int target)
 {
     if (before_fence)
         before_fence(call, target);
-    armcii_wait_zero(call, &armcii_g.out_write[target], target);
-    armcii_wait_zero(call, &armcii_g.out_sw[target], target);
+    armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
+    armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
     if (armcii_g.fabric)
         armcii_ofi_flush(call, target);
 }
@@ -295,8 +316,8 @@ void armcii_fence_all(const char *call)
     for (int p = 0; p < armcii_g.nproc; p++) {
         if (before_fence)
             before_fence(call, p);
-        armcii_wait_zero(call, &armcii_g.out_write[p], p);
-        armcii_wait_zero(call, &armcii_g.out_sw[p], p);
+        armcii_wait_zero(call, &armcii_g.peers[p].out_write, p);
+        armcii_wait_zero(call, &armcii_g.peers[p].out_sw, p);
     }
     if (armcii_g.fabric)
         armcii_ofi_flush_all(call);
@@ -540,8 +561,8 @@ static void *progress_main(void *arg)
 armcii_status_t armcii_progress_thread_start(void)
 {
     long want = armcii_g.env.PROGRESS_THREAD;
-    int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_ofi_manual_progress());
-    armcii_g.sends_need_caller = armcii_g.fabric && armcii_ofi_manual_progress() && !on;
+    int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_g.caps.manual_progress);
+    armcii_g.sends_need_caller = armcii_g.fabric && armcii_g.caps.manual_progress && !on;
     /* Without the fabric the thread has nothing to poll: it runs only to keep the hot
      * structures warm, when ARMCI_KEEP_WARM=1 asks for that. */
     if (!armcii_g.fabric)

@@ -28,9 +28,10 @@ typedef struct armcii_req {
     int pending;                      /* transport operations not yet completed */
     void *scratch;                    /* memory owned by the request, freed on completion */
     struct armcii_req *older, *newer; /* active requests in issue order */
-    struct armcii_req *next_flagged;  /* a flagged put's: the next one to the same target
-                                       * whose acknowledgement is deferred (src/transport/am.c) */
-    uint32_t flagged_seq;             /* and the sequence number of its last message */
+    /* The transport's own, while the request is in flight (the core never reads them):
+     * the acknowledgements a target defers keep such requests in lists (am_acks.c). */
+    struct armcii_req *tp_next;
+    uint32_t tp_seq;
     int next_free;
     int index;
 } armcii_req_t;
@@ -42,6 +43,18 @@ typedef struct {
     int nactive;
     armcii_req_t *oldest, *newest;
 } armcii_pool_t;
+
+/** One more transport operation of @p req is posted (armcii_req_op_done completes it). */
+static inline void armcii_req_op_posted(armcii_req_t *req)
+{
+    req->pending++;
+}
+
+/** A 64-bit name of @p req in flight, which a reply carries back (armcii_req_of_cookie). */
+static inline uint64_t armcii_req_cookie(const armcii_req_t *req)
+{
+    return ((uint64_t)(uint32_t)req->index << 32) | req->gen;
+}
 
 int armcii_pool_init(armcii_pool_t *pool, int nslots);
 void armcii_pool_fini(armcii_pool_t *pool);

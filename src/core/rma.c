@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "armcii.h"
+#include "../transport/transport.h"
 #include "place.h"
 #include "stats.h"
 #include "warm.h"
+#include "../cache/getcache.h"
 
 static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 {
@@ -153,7 +155,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
                           int blocking)
 {
     armcii_path_t path = armcii_path(target);
-    armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_ofi_acc_hw_ok(type));
+    armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_acc_hw_ok(type));
     armcii_stat_op(ARMCII_OP_ACC,
                    proto == ARMCII_PROTO_LOCAL    ? ARMCII_ST_LOCAL
                    : proto == ARMCII_PROTO_ACC_HW ? ARMCII_ST_ATOMIC

@@ -2,6 +2,28 @@
 #include "select.h"
 #include "warm.h"
 
+void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
+                          long buffered_max, long acc_native, int shm_peers)
+{
+    /* An injected put completes locally only: it is used where a later read can flush
+     * it, that is where reads stay behind writes. */
+    size_t inject = caps->order_raw ? caps->inject_size : 0;
+    if (inject_max >= 0 && (size_t)inject_max < inject)
+        inject = (size_t)inject_max;
+    l->inject_max = inject;
+    l->buffered_max = buffered_max > 0 ? (size_t)buffered_max : 0;
+    l->bounce_size = caps->bounce_size;
+    l->mr_local = caps->mr_local;
+    /* Native atomics are not atomic with respect to our own same-node accumulates (loads
+     * and stores under a lock), so by default they are used only where no peer reaches
+     * this memory through shared memory, and not where the provider only emulates them.
+     * Scaled sources are staged in unregistered memory, which rules out providers that
+     * need local registration. */
+    int usable = caps->acc_types != 0 && caps->atomics_trusted && !caps->mr_local;
+    l->acc_hw =
+        usable && (acc_native == 1 || (acc_native == -1 && !shm_peers && !caps->atomics_emulated));
+}
+
 armcii_proto_t armcii_select_put(const armcii_sel_limits_t *l, armcii_path_t path, size_t len,
                                  int local_registered)
 {

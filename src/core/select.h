@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "../transport/caps.h"
+
 typedef enum {
     ARMCII_PROTO_LOCAL,    /* self or same node: load/store */
     ARMCII_PROTO_INJECT,   /* put copied by the provider at once (fi_writemsg FI_INJECT) */
@@ -27,6 +29,13 @@ typedef struct {
     int mr_local;        /* provider needs registered local buffers (FI_MR_LOCAL) */
     int acc_hw;          /* libfabric atomics usable for accumulates at all */
 } armcii_sel_limits_t;
+
+/** The limits for a transport that reports @p caps, under the settings ARMCI_INJECT_MAX
+ *  (@p inject_max, negative: the provider's), ARMCI_BUFFERED_MAX (@p buffered_max) and
+ *  ARMCI_ACC_NATIVE (@p acc_native: 1 on, 0 off, -1 auto), in a process that has
+ *  same-node peers (@p shm_peers) or not. */
+void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
+                          long buffered_max, long acc_native, int shm_peers);
 
 /** Put of @p len bytes; @p local_registered: the source lies in registered memory. */
 armcii_proto_t armcii_select_put(const armcii_sel_limits_t *l, armcii_path_t path, size_t len,

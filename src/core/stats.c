@@ -6,6 +6,7 @@
 #include "armcii.h"
 #include "place.h"
 #include "stats.h"
+#include "../cache/getcache.h"
 
 armcii_stats_t armcii_stats;
 

@@ -134,24 +134,24 @@ armcii_status_t armcii_topo_init(void)
     /* A node is named by its lowest world rank; node ids are those names made dense. */
     int leader = armcii_g.rank;
     MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
-    int *leaders = malloc((size_t)P * sizeof(int));
-    armcii_g.node_of = malloc((size_t)P * sizeof(int));
-    armcii_g.node_rank_of = malloc((size_t)P * sizeof(int));
-    if (!leaders || !armcii_g.node_of || !armcii_g.node_rank_of) {
+    int *leaders = malloc(2 * (size_t)P * sizeof(int)), *node_ranks = leaders + P;
+    size_t peers_len = ((size_t)P * sizeof(armcii_peer_t) + 63) & ~(size_t)63;
+    armcii_g.peers = aligned_alloc(64, peers_len); /* no entry across two cache lines */
+    if (armcii_g.peers)
+        memset(armcii_g.peers, 0, peers_len);
+    if (!leaders || !armcii_g.peers) {
         free(leaders);
         return ARMCII_ENOMEM;
     }
     MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, armcii_g.comm);
-    MPI_Allgather(&armcii_g.node_rank, 1, MPI_INT, armcii_g.node_rank_of, 1, MPI_INT,
-                  armcii_g.comm);
+    MPI_Allgather(&armcii_g.node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, armcii_g.comm);
     armcii_g.nnodes = 0;
-    for (int r = 0; r < P; r++) {
-        if (leaders[r] == r)
-            armcii_g.node_of[r] = armcii_g.nnodes++;
+    for (int r = 0; r < P; r++) { /* a leader comes before the rest of its node */
+        armcii_peer_t *p = &armcii_g.peers[r];
+        p->node = leaders[r] == r ? armcii_g.nnodes++ : armcii_g.peers[leaders[r]].node;
+        p->node_rank = node_ranks[r];
     }
-    for (int r = 0; r < P; r++)
-        armcii_g.node_of[r] = armcii_g.node_of[leaders[r]];
-    armcii_g.node_id = armcii_g.node_of[armcii_g.rank];
+    armcii_g.node_id = armcii_g.peers[armcii_g.rank].node;
     free(leaders);
 
     MPI_Comm_split(armcii_g.comm, armcii_g.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_g.rank,
@@ -175,7 +175,6 @@ void armcii_topo_fini(void)
         MPI_Comm_free(&armcii_g.node_comm);
     if (armcii_g.masters_comm != MPI_COMM_NULL)
         MPI_Comm_free(&armcii_g.masters_comm);
-    free(armcii_g.node_of);
-    free(armcii_g.node_rank_of);
-    armcii_g.node_of = armcii_g.node_rank_of = NULL;
+    free(armcii_g.peers);
+    armcii_g.peers = NULL;
 }

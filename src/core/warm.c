@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "armcii.h"
+#include "../transport/transport.h"
 #include "stats.h"
 #include "warm.h"
 
@@ -71,16 +72,13 @@ static size_t touch_pool(const armcii_pool_t *pool, unsigned *sum)
 size_t armcii_warm_pass(void)
 {
     unsigned s = 0;
-    size_t n = (size_t)armcii_g.nproc * sizeof(int), lines = 0;
+    size_t lines = 0;
     lines += touch_counted(&armcii_g, sizeof(armcii_g), &s);
     lines += touch_counted(&armcii_stats, sizeof(armcii_stats), &s);
-    lines += touch_counted(armcii_g.node_of, n, &s);
-    lines += touch_counted(armcii_g.node_rank_of, n, &s);
-    lines += touch_counted(armcii_g.out_write, n, &s);
-    lines += touch_counted(armcii_g.out_sw, n, &s);
-    lines += touch_counted(armcii_g.out_implicit, n, &s);
-    if (armcii_g.slots)
-        lines += touch_counted(armcii_g.slots,
+    if (armcii_g.peers)
+        lines += touch_counted(armcii_g.peers, (size_t)armcii_g.nproc * sizeof(armcii_peer_t), &s);
+    if (armcii_node.slots)
+        lines += touch_counted(armcii_node.slots,
                                (size_t)armcii_g.node_size * sizeof(armcii_node_slot_t), &s);
     lines += touch_pool(&armcii_g.pool, &s);
     lines += armcii_region_touch(&armcii_g.regions, REGION_BUDGET, &s);

@@ -6,7 +6,7 @@
 #include <complex.h>
 #include <string.h>
 
-#include "../core/armcii.h"
+#include "transport.h"
 #include "../core/warm.h"
 
 ARMCII_HOT size_t armcii_acc_type_size(int type)

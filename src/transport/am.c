@@ -54,16 +54,13 @@ typedef struct pending {
 } pending_t;
 
 /* A request that arrived before one sent ahead of it. */
-typedef struct held {
-    struct held *next;
+typedef struct am_held {
+    struct am_held *next;
     size_t len;
     am_hdr_t h[]; /* the message, copied */
 } held_t;
 
 static struct {
-    uint32_t *seq_out; /* per target: the next request's number */
-    uint32_t *seq_in;  /* per origin: the number of the request to apply next */
-    held_t **held;     /* per origin: early arrivals */
     char *slab;
     size_t buf_size;
     armcii_mr_t mr;
@@ -93,24 +90,6 @@ static const am_entry_t *entry_of(const am_hdr_t *h, size_t len)
 }
 
 /* ---- origin-side contexts named by cookies ---- */
-
-uint64_t am_req_cookie(const armcii_req_t *req)
-{
-    return ((uint64_t)(uint32_t)req->index << 32) | req->gen;
-}
-
-armcii_req_t *am_cookie_req(uint64_t cookie)
-{
-    uint32_t slot = (uint32_t)(cookie >> 32), gen = (uint32_t)cookie;
-    if (slot >= (uint32_t)armcii_g.pool.nslots)
-        armcii_fatal("armci progress", "reply for request slot %u, beyond the pool", slot);
-    armcii_req_t *req = &armcii_g.pool.slots[slot];
-    if (!req->in_use || req->gen != gen)
-        armcii_fatal("armci progress",
-                     "reply for a request that is not in flight (slot %u, generation %u)", slot,
-                     gen);
-    return req;
-}
 
 am_ctx_t *am_cookie_ctx(uint64_t cookie)
 {
@@ -147,7 +126,7 @@ static void stamp(int to, void *msg)
 {
     am_hdr_t *h = msg;
     h->src = armcii_g.rank;
-    h->acked = am.seq_in[to];
+    h->acked = armcii_ofi.peers[to].seq_in;
 }
 
 /* Send a bounce buffer; the buffer returns to the pool when the send completes. */
@@ -158,8 +137,8 @@ static int try_send_bounce(int to, void *b, size_t len)
     op->kind = OFI_OP_SEND;
     op->target = to;
     op->bounce = b;
-    int rc = (int)fi_send(armcii_ofi.ep, b, len, armcii_ofi.bounce_mr.desc, armcii_ofi.addrs[to],
-                          &op->ctx);
+    int rc = (int)fi_send(armcii_ofi.ep, b, len, armcii_ofi.bounce_mr.desc,
+                          armcii_ofi.peers[to].addr, &op->ctx);
     if (rc != 0)
         armcii_ofi_op_put(op);
     return rc;
@@ -168,7 +147,8 @@ static int try_send_bounce(int to, void *b, size_t len)
 void am_send_small(int to, am_hdr_t *msg, size_t len)
 {
     stamp(to, msg);
-    int rc = am.head ? -FI_EAGAIN : (int)fi_inject(armcii_ofi.ep, msg, len, armcii_ofi.addrs[to]);
+    int rc =
+        am.head ? -FI_EAGAIN : (int)fi_inject(armcii_ofi.ep, msg, len, armcii_ofi.peers[to].addr);
     if (rc == 0)
         return;
     if (rc != -FI_EAGAIN)
@@ -213,7 +193,7 @@ void armcii_am_flush_deferred(void)
             rc = try_send_bounce(p->to, p->buf, p->len);
         } else {
             stamp(p->to, p->buf);
-            rc = (int)fi_inject(armcii_ofi.ep, p->buf, p->len, armcii_ofi.addrs[p->to]);
+            rc = (int)fi_inject(armcii_ofi.ep, p->buf, p->len, armcii_ofi.peers[p->to].addr);
             if (rc == 0)
                 free(p->buf);
         }
@@ -253,7 +233,7 @@ static void send_count(int to)
 
 static int take_ack(const am_hdr_t *h, size_t len)
 {
-    armcii_req_op_done(am_cookie_req(h->cookie));
+    armcii_req_op_done(armcii_req_of_cookie(h->cookie));
     return 1;
 }
 
@@ -266,7 +246,7 @@ static int take_count(const am_hdr_t *h, size_t len)
 /* Origin h->src waits for the acknowledgement of its requests up to count arg[0]. */
 static int ack_wanted(const am_hdr_t *h, size_t len)
 {
-    if (am_acks_asked(&am.acks, h->src, am.seq_in[h->src], (uint32_t)h->arg[0]))
+    if (am_acks_asked(&am.acks, h->src, armcii_ofi.peers[h->src].seq_in, (uint32_t)h->arg[0]))
         send_count(h->src);
     return 1;
 }
@@ -281,10 +261,7 @@ static void register_engine(void)
 armcii_status_t armcii_am_init(void)
 {
     int n = armcii_g.nproc;
-    am.seq_out = calloc((size_t)n, sizeof(uint32_t));
-    am.seq_in = calloc((size_t)n, sizeof(uint32_t));
-    am.held = calloc((size_t)n, sizeof(held_t *));
-    if (!am.seq_out || !am.seq_in || !am.held || am_acks_init(&am.acks, n) != 0)
+    if (am_acks_init(&am.acks, n) != 0)
         return ARMCII_ENOMEM;
     register_engine();
     am_target_register();
@@ -322,15 +299,12 @@ void armcii_am_fini(void)
             free(p->buf);
         free(p);
     }
-    for (int r = 0; am.held && r < armcii_g.nproc; r++)
-        while (am.held[r]) {
-            held_t *x = am.held[r];
-            am.held[r] = x->next;
+    for (int r = 0; armcii_ofi.peers && r < armcii_g.nproc; r++)
+        while (armcii_ofi.peers[r].held) {
+            held_t *x = armcii_ofi.peers[r].held;
+            armcii_ofi.peers[r].held = x->next;
             free(x);
         }
-    free(am.seq_out);
-    free(am.seq_in);
-    free(am.held);
     am_acks_fini(&am.acks);
     armcii_ofi_mr_dereg(&am.mr);
     free(am.slab);
@@ -357,29 +331,29 @@ static void dispatch(const am_entry_t *e, const am_hdr_t *h, size_t len)
 static void in_order(const am_entry_t *e, const am_hdr_t *h, size_t len)
 {
     int src = h->src;
-    if (h->seq != am.seq_in[src]) {
+    if (h->seq != armcii_ofi.peers[src].seq_in) {
         held_t *x = malloc(sizeof(*x) + len);
         if (!x)
             armcii_fatal(am_tcall, "out of memory holding an early message from rank %d", src);
         x->len = len;
         memcpy(x->h, h, len);
-        x->next = am.held[src];
-        am.held[src] = x;
+        x->next = armcii_ofi.peers[src].held;
+        armcii_ofi.peers[src].held = x;
         return;
     }
     dispatch(e, h, len);
-    am.seq_in[src]++;
-    for (held_t **pp = &am.held[src]; *pp;) {
+    armcii_ofi.peers[src].seq_in++;
+    for (held_t **pp = &armcii_ofi.peers[src].held; *pp;) {
         held_t *x = *pp;
-        if (x->h->seq != am.seq_in[src]) {
+        if (x->h->seq != armcii_ofi.peers[src].seq_in) {
             pp = &x->next;
             continue;
         }
         *pp = x->next;
         dispatch(entry_of(x->h, x->len), x->h, x->len);
-        am.seq_in[src]++;
+        armcii_ofi.peers[src].seq_in++;
         free(x);
-        pp = &am.held[src]; /* the next one may be anywhere in the list */
+        pp = &armcii_ofi.peers[src].held; /* the next one may be anywhere in the list */
     }
 }
 
@@ -396,7 +370,7 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
     const am_entry_t *e = entry_of(h, len);
     if (e->flags & AM_REQUEST) {
         in_order(e, h, len);
-        if (am_acks_due(&am.acks, src, am.seq_in[src]))
+        if (am_acks_due(&am.acks, src, armcii_ofi.peers[src].seq_in))
             send_count(src);
     } else {
         dispatch(e, h, len);
@@ -415,8 +389,8 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
                      size_t len)
 {
     am_hdr_t *h = b;
-    req->pending++;
-    h->seq = am.seq_out[target]++;
+    armcii_req_op_posted(req);
+    h->seq = armcii_ofi.peers[target].seq_out++;
     if (h->kind == AM_PUTF && armcii_g.env.ACK_DEFER && !armcii_g.sends_need_caller) {
         /* Awaits the target's count, not an ack of its own; meanwhile only an
          * acknowledgement is due, so the progress thread need not poll for it. Not
@@ -425,10 +399,7 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
          * sent with the flag's own progress call gets there. */
         h->type = PUTF_DEFERRED;
         am_acks_defer(&am.acks, target, req, h->seq);
-        if (!req->copied) {
-            req->copied = 1;
-            armcii_g.ncopied++;
-        }
+        armcii_req_copied(req);
     }
     OFI_RETRY(call, what, target, try_send_bounce(target, b, len));
 }
@@ -448,7 +419,7 @@ static void want_from(int target)
 
 void armcii_am_want_acks(int target)
 {
-    if (!am.acks.head)
+    if (!am.acks.peer)
         return; /* no fabric */
     if (target >= 0) {
         want_from(target);

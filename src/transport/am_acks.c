@@ -8,25 +8,13 @@ int am_acks_init(am_acks_t *a, int n)
 {
     memset(a, 0, sizeof(*a));
     a->n = n;
-    a->want = calloc((size_t)n, sizeof(uint32_t));
-    a->wanted = calloc((size_t)n, 1);
-    a->asked = calloc((size_t)n, sizeof(uint32_t));
-    a->head = calloc((size_t)n, sizeof(armcii_req_t *));
-    a->tail = calloc((size_t)n, sizeof(armcii_req_t *));
-    if (!a->want || !a->wanted || !a->asked || !a->head || !a->tail) {
-        am_acks_fini(a);
-        return -1;
-    }
-    return 0;
+    a->peer = calloc((size_t)n, sizeof(am_acks_peer_t));
+    return a->peer ? 0 : -1;
 }
 
 void am_acks_fini(am_acks_t *a)
 {
-    free(a->want);
-    free(a->wanted);
-    free(a->asked);
-    free(a->head);
-    free(a->tail);
+    free(a->peer);
     memset(a, 0, sizeof(*a));
 }
 
@@ -34,29 +22,29 @@ int am_acks_asked(am_acks_t *a, int src, uint32_t applied, uint32_t upto)
 {
     if (am_reached(applied, upto))
         return 1;
-    if (!a->wanted[src] || !am_reached(a->want[src], upto))
-        a->want[src] = upto;
-    a->wanted[src] = 1;
+    if (!a->peer[src].wanted || !am_reached(a->peer[src].want, upto))
+        a->peer[src].want = upto;
+    a->peer[src].wanted = 1;
     return 0;
 }
 
 int am_acks_due(am_acks_t *a, int src, uint32_t applied)
 {
-    if (!a->wanted[src] || !am_reached(applied, a->want[src]))
+    if (!a->peer[src].wanted || !am_reached(applied, a->peer[src].want))
         return 0;
-    a->wanted[src] = 0;
+    a->peer[src].wanted = 0;
     return 1;
 }
 
 void am_acks_defer(am_acks_t *a, int target, armcii_req_t *r, uint32_t seq)
 {
-    r->next_flagged = NULL;
-    r->flagged_seq = seq;
-    if (a->tail[target])
-        a->tail[target]->next_flagged = r;
+    r->tp_next = NULL;
+    r->tp_seq = seq;
+    if (a->peer[target].tail)
+        a->peer[target].tail->tp_next = r;
     else
-        a->head[target] = r;
-    a->tail[target] = r;
+        a->peer[target].head = r;
+    a->peer[target].tail = r;
 }
 
 int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_req_t *))
@@ -64,10 +52,10 @@ int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_r
     int n = 0;
     armcii_req_t *r;
     /* message number s is applied once the count exceeds it */
-    while ((r = a->head[target]) && !am_reached(r->flagged_seq, acked)) {
-        a->head[target] = r->next_flagged;
-        if (!a->head[target])
-            a->tail[target] = NULL;
+    while ((r = a->peer[target].head) && !am_reached(r->tp_seq, acked)) {
+        a->peer[target].head = r->tp_next;
+        if (!a->peer[target].head)
+            a->peer[target].tail = NULL;
         done(r);
         n++;
     }
@@ -76,13 +64,13 @@ int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_r
 
 int am_acks_to_ask(am_acks_t *a, int target, uint32_t *upto_p)
 {
-    armcii_req_t *last = a->tail[target];
+    armcii_req_t *last = a->peer[target].tail;
     if (!last)
         return 0;
-    uint32_t upto = last->flagged_seq + 1;
-    if (am_reached(a->asked[target], upto))
+    uint32_t upto = last->tp_seq + 1;
+    if (am_reached(a->peer[target].asked, upto))
         return 0;
-    a->asked[target] = upto;
+    a->peer[target].asked = upto;
     *upto_p = upto;
     return 1;
 }

@@ -14,13 +14,18 @@
 
 #include "../core/req.h"
 
+/* Both sides' state for one other process, together. */
+typedef struct {
+    uint32_t want;      /* as its target: send the count once its applied requests reach this */
+    uint32_t asked;     /* as its origin: the count last asked of it */
+    int wanted;         /* want is set */
+    armcii_req_t *head; /* as its origin: deferred flagged puts to it, oldest first */
+    armcii_req_t *tail;
+} am_acks_peer_t;
+
 typedef struct {
     int n;
-    uint32_t *want;        /* per origin: send the count once its applied requests reach this */
-    unsigned char *wanted; /* per origin: want is set */
-    uint32_t *asked;       /* per target: the count last asked of it */
-    armcii_req_t **head;   /* per target: deferred flagged puts, oldest first */
-    armcii_req_t **tail;
+    am_acks_peer_t *peer; /* every process */
 } am_acks_t;
 
 /** Sequence numbers wrap: has @p a reached @p b? */

@@ -52,7 +52,7 @@ static void amb_open(armcii_amb_t *b)
         b->ctx->req = b->req;
         h->cookie = (uint64_t)(uintptr_t)b->ctx;
     } else {
-        h->cookie = am_req_cookie(b->req);
+        h->cookie = armcii_req_cookie(b->req);
     }
 }
 

@@ -72,8 +72,6 @@ void am_register(uint32_t kind, am_handler_t fn, int flags);
 void am_target_register(void);
 
 /** A request's cookie, and back (ends the job for one that is not in flight). */
-uint64_t am_req_cookie(const armcii_req_t *req);
-armcii_req_t *am_cookie_req(uint64_t cookie);
 am_ctx_t *am_cookie_ctx(uint64_t cookie);
 
 /** From a handler: a small message (an ack, a reply) copied by the provider now, or queued. */

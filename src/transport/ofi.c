@@ -273,17 +273,21 @@ static armcii_status_t exchange_addresses(void)
     int mylen = (int)len, maxlen = 0;
     MPI_Allreduce(&mylen, &maxlen, 1, MPI_INT, MPI_MAX, armcii_g.comm);
     char *all = calloc((size_t)armcii_g.nproc, (size_t)maxlen);
-    armcii_ofi.addrs = calloc((size_t)armcii_g.nproc, sizeof(fi_addr_t));
-    if (!all || !armcii_ofi.addrs) {
+    fi_addr_t *addrs = calloc((size_t)armcii_g.nproc, sizeof(fi_addr_t));
+    if (!all || !addrs) {
         free(all);
+        free(addrs);
         return ARMCII_ENOMEM;
     }
     char *mine = calloc(1, (size_t)maxlen);
     memcpy(mine, name, len);
     MPI_Allgather(mine, maxlen, MPI_BYTE, all, maxlen, MPI_BYTE, armcii_g.comm);
     free(mine);
-    int n = fi_av_insert(armcii_ofi.av, all, (size_t)armcii_g.nproc, armcii_ofi.addrs, 0, NULL);
+    int n = fi_av_insert(armcii_ofi.av, all, (size_t)armcii_g.nproc, addrs, 0, NULL);
     free(all);
+    for (int r = 0; r < armcii_g.nproc; r++)
+        armcii_ofi.peers[r].addr = addrs[r];
+    free(addrs);
     if (n != armcii_g.nproc) {
         armcii_warn("ARMCI_Init: fi_av_insert entered %d of %d addresses", n, armcii_g.nproc);
         return ARMCII_EFABRIC;
@@ -314,17 +318,20 @@ static armcii_status_t setup_flush(void)
     if (st != ARMCII_OK)
         return st;
     int P = armcii_g.nproc;
-    armcii_ofi.flush_addr = malloc((size_t)P * sizeof(uint64_t));
-    armcii_ofi.flush_key = malloc((size_t)P * sizeof(uint64_t));
-    armcii_ofi.unflushed = calloc((size_t)P, sizeof(int));
     armcii_ofi.flush_reqs = malloc((size_t)P * sizeof(armcii_req_t *));
     armcii_ofi.flush_gens = malloc((size_t)P * sizeof(uint32_t));
-    if (!armcii_ofi.flush_addr || !armcii_ofi.flush_key || !armcii_ofi.unflushed ||
-        !armcii_ofi.flush_reqs || !armcii_ofi.flush_gens)
+    uint64_t mine[2] = {armcii_ofi.flush_mr.raddr_base, armcii_ofi.flush_mr.key};
+    uint64_t *all = malloc(2 * (size_t)P * sizeof(uint64_t));
+    if (!armcii_ofi.flush_reqs || !armcii_ofi.flush_gens || !all) {
+        free(all);
         return ARMCII_ENOMEM;
-    uint64_t a = armcii_ofi.flush_mr.raddr_base, k = armcii_ofi.flush_mr.key;
-    MPI_Allgather(&a, 1, MPI_UINT64_T, armcii_ofi.flush_addr, 1, MPI_UINT64_T, armcii_g.comm);
-    MPI_Allgather(&k, 1, MPI_UINT64_T, armcii_ofi.flush_key, 1, MPI_UINT64_T, armcii_g.comm);
+    }
+    MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, armcii_g.comm);
+    for (int r = 0; r < P; r++) {
+        armcii_ofi.peers[r].flush_addr = all[2 * r];
+        armcii_ofi.peers[r].flush_key = all[2 * r + 1];
+    }
+    free(all);
     return ARMCII_OK;
 }
 
@@ -350,7 +357,7 @@ static void tcp_eager_limit(void)
     setenv("FI_OFI_RXM_EAGER_LIMIT", v, 0);
 }
 
-armcii_status_t armcii_ofi_init(void)
+armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
 {
     tcp_eager_limit();
     armcii_status_t st = getinfo();
@@ -391,6 +398,10 @@ armcii_status_t armcii_ofi_init(void)
                fi_ep_bind(armcii_ofi.ep, &armcii_ofi.cq->fid, FI_TRANSMIT | FI_RECV));
     OPEN_CHECK("fi_enable", fi_enable(armcii_ofi.ep));
 
+    size_t peers_len = (size_t)armcii_g.nproc * sizeof(ofi_peer_t);
+    if (posix_memalign((void **)&armcii_ofi.peers, 64, peers_len) != 0)
+        return ARMCII_ENOMEM;
+    memset(armcii_ofi.peers, 0, peers_len);
     if ((st = exchange_addresses()) != ARMCII_OK)
         return st;
     if ((st = setup_bounce()) != ARMCII_OK)
@@ -399,34 +410,31 @@ armcii_status_t armcii_ofi_init(void)
         return st;
     if ((st = armcii_am_init()) != ARMCII_OK)
         return st;
-    armcii_ofi_atomic_probe();
+    armcii_caps_t *caps = &armcii_ofi.caps;
+    armcii_ofi_atomic_probe(caps);
 
     uint64_t order = info->tx_attr->msg_order;
-    armcii_g.order_raw = (order & FI_ORDER_RAW) != 0;
-    armcii_g.order_waw = (order & FI_ORDER_WAW) != 0;
-    armcii_g.order_sas = (order & FI_ORDER_SAS) != 0;
+    caps->order_raw = (order & FI_ORDER_RAW) != 0;
+    caps->order_waw = (order & FI_ORDER_WAW) != 0;
+    caps->order_sas = (order & FI_ORDER_SAS) != 0;
     if (info->tx_attr->inject_size < 56) {
         /* acknowledgements and read-modify-write replies go out with fi_inject */
         armcii_warn("ARMCI_Init: provider %s injects at most %zu bytes; armci-ofi needs 56",
                     armcii_ofi_provider(), info->tx_attr->inject_size);
         return ARMCII_EFABRIC;
     }
-
-    /* Protocol limits for the selector. Inject puts complete locally only; they are
-     * used where a later read can flush them (read-after-write ordering). */
-    armcii_sel_limits_t *l = &armcii_g.limits;
-    size_t inject = armcii_g.order_raw ? info->tx_attr->inject_size : 0;
-    if (armcii_g.env.INJECT_MAX >= 0 && (size_t)armcii_g.env.INJECT_MAX < inject)
-        inject = (size_t)armcii_g.env.INJECT_MAX;
-    l->inject_max = inject;
-    l->buffered_max = (size_t)armcii_g.env.BUFFERED_MAX;
-    l->bounce_size = armcii_ofi.bounce_size;
-
+    caps->inject_size = info->tx_attr->inject_size;
+    caps->iov_limit = info->tx_attr->iov_limit;
+    caps->rma_iov_limit = info->tx_attr->rma_iov_limit;
+    caps->bounce_size = armcii_ofi.bounce_size;
+    caps->mr_local = (armcii_ofi.mr_mode & FI_MR_LOCAL) != 0;
+    caps->manual_progress = armcii_ofi.manual;
     /* A get or put longer than the provider's largest message goes as several. */
     armcii_ofi.msg_max = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
     if (armcii_g.env.MSG_MAX > 0 && (size_t)armcii_g.env.MSG_MAX < armcii_ofi.msg_max)
         armcii_ofi.msg_max = (size_t)armcii_g.env.MSG_MAX;
-    l->mr_local = (armcii_ofi.mr_mode & FI_MR_LOCAL) != 0;
+    caps->msg_max = armcii_ofi.msg_max;
+    *caps_out = *caps;
     return ARMCII_OK;
 }
 
@@ -459,10 +467,7 @@ void armcii_ofi_fini(void)
     fi_freeinfo(armcii_ofi.info);
     free(armcii_ofi.bounce_slab);
     free(armcii_ofi.bounce_free);
-    free(armcii_ofi.addrs);
-    free(armcii_ofi.flush_addr);
-    free(armcii_ofi.flush_key);
-    free(armcii_ofi.unflushed);
+    free(armcii_ofi.peers);
     free(armcii_ofi.flush_reqs);
     free(armcii_ofi.flush_gens);
     while (armcii_ofi.op_free) {
@@ -478,15 +483,11 @@ const char *armcii_ofi_provider(void)
     return armcii_ofi.info ? armcii_ofi.info->fabric_attr->prov_name : "none";
 }
 
-int armcii_ofi_manual_progress(void)
-{
-    return armcii_ofi.info && armcii_ofi.manual;
-}
-
-void armcii_ofi_describe(void (*emit)(const char *line))
+void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits_t *l)
 {
     char line[256];
     struct fi_info *i = armcii_ofi.info;
+    const armcii_caps_t *c = &armcii_ofi.caps;
     if (!i) {
         emit("libfabric: not opened (every peer is reached through shared memory)");
         return;
@@ -494,13 +495,13 @@ void armcii_ofi_describe(void (*emit)(const char *line))
     snprintf(line, sizeof(line),
              "libfabric: provider %s, inject %zu B (used up to %zu), iov %zu/%zu, mr_mode 0x%llx, "
              "%s progress, %s completion, atomics %s, ordering%s%s%s%s",
-             i->fabric_attr->prov_name, i->tx_attr->inject_size, armcii_g.limits.inject_max,
+             i->fabric_attr->prov_name, i->tx_attr->inject_size, l->inject_max,
              i->tx_attr->iov_limit, i->tx_attr->rma_iov_limit,
              (unsigned long long)armcii_ofi.mr_mode, armcii_ofi.manual ? "manual" : "auto",
              armcii_ofi.delivery_complete ? "delivery" : "transmit",
-             armcii_g.limits.acc_hw ? "native" : "software", armcii_g.order_raw ? " raw" : "",
-             armcii_g.order_waw ? " waw" : "", armcii_g.order_sas ? " sas" : "",
-             armcii_g.order_raw || armcii_g.order_waw || armcii_g.order_sas ? "" : " none");
+             l->acc_hw ? "native" : "software", c->order_raw ? " raw" : "",
+             c->order_waw ? " waw" : "", c->order_sas ? " sas" : "",
+             c->order_raw || c->order_waw || c->order_sas ? "" : " none");
     emit(line);
     const char *eager = getenv("FI_OFI_RXM_EAGER_LIMIT");
     if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && eager) {
@@ -579,7 +580,7 @@ static ofi_op_t *new_rma_op(const char *call, armcii_req_t *req, int target, con
     op->call = call;
     op->local = local;
     if (req)
-        req->pending++;
+        armcii_req_op_posted(req);
     return op;
 }
 
@@ -596,7 +597,7 @@ static size_t piece_max(armcii_proto_t proto)
 void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
-    fi_addr_t a = armcii_ofi.addrs[target];
+    fi_addr_t a = armcii_ofi.peers[target].addr;
     size_t max = piece_max(proto), off = 0;
     do {
         size_t n = len - off < max ? len - off : max;
@@ -622,17 +623,17 @@ void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, 
 void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
-    fi_addr_t a = armcii_ofi.addrs[target];
+    fi_addr_t a = armcii_ofi.peers[target].addr;
     if (proto == ARMCII_PROTO_INJECT) {
         /* Locally complete on return and without a completion event; a later fence
          * reads from the target to make it remotely complete (see armcii_ofi_flush). */
         OFI_RETRY(call, "fi_inject_write", target,
                   fi_inject_write(armcii_ofi.ep, src, len, a, raddr, key));
-        armcii_ofi.unflushed[target] = 1;
+        armcii_ofi.peers[target].unflushed = 1;
         return;
     }
     if (!armcii_ofi.delivery_complete)
-        armcii_ofi.unflushed[target] = 1;
+        armcii_ofi.peers[target].unflushed = 1;
     size_t max = piece_max(proto), off = 0;
     do {
         size_t n = len - off < max ? len - off : max;
@@ -661,9 +662,9 @@ void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t
  * when nothing needs flushing. */
 static armcii_req_t *flush_start(const char *call, int target)
 {
-    if (!armcii_ofi.unflushed || !armcii_ofi.unflushed[target])
+    if (!armcii_ofi.peers || !armcii_ofi.peers[target].unflushed)
         return NULL;
-    armcii_ofi.unflushed[target] = 0;
+    armcii_ofi.peers[target].unflushed = 0;
     void *b = armcii_ofi_bounce_get(call);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
     ofi_op_t *op = new_rma_op(call, req, target, NULL);
@@ -671,8 +672,8 @@ static armcii_req_t *flush_start(const char *call, int target)
     op->bounce = b;
     OFI_RETRY(call, "fi_read (flush)", target,
               fi_read(armcii_ofi.ep, b, sizeof(uint64_t), armcii_ofi.bounce_mr.desc,
-                      armcii_ofi.addrs[target], armcii_ofi.flush_addr[target],
-                      armcii_ofi.flush_key[target], &op->ctx));
+                      armcii_ofi.peers[target].addr, armcii_ofi.peers[target].flush_addr,
+                      armcii_ofi.peers[target].flush_key, &op->ctx));
     armcii_req_issued(req);
     return req;
 }

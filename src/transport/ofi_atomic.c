@@ -26,7 +26,6 @@ static const struct {
     [ARMCII_RMW_SWAP64] = {FI_UINT64, FI_ATOMIC_WRITE},
     [ARMCII_RMW_CAS64] = {FI_UINT64, FI_CSWAP},
 };
-static int rmw_ok[5];
 
 /* Providers whose atomics are not used whatever ARMCI_ACC_NATIVE says, each with what was
  * measured on libfabric 1.17: `shm` loses updates when two processes add to one element
@@ -55,40 +54,34 @@ static int atomics_emulated(const char *prov)
     return 0;
 }
 
-void armcii_ofi_atomic_probe(void)
+void armcii_ofi_atomic_probe(armcii_caps_t *caps)
 {
-    int any = 0;
     _Static_assert(sizeof(int) == 4 && sizeof(long) == 8, "ARMCI_ACC_INT/LNG map to 32/64 bits");
+    caps->acc_types = 0;
     for (int t = 0; t < 6; t++) {
         size_t count = 0;
-        armcii_ofi.hw_count_ok[t] = 0;
         if (armcii_ofi.atomic_cap &&
             fi_atomicvalid(armcii_ofi.ep, acc_to_fi[t], FI_SUM, &count) == 0 && count > 0) {
-            armcii_ofi.hw_count_ok[t] = 1;
+            caps->acc_types |= 1u << t;
             max_count[t] = count;
-            any = 1;
         }
     }
-    /* Native atomics are not atomic with respect to our own same-node accumulates (loads
-     * and stores under a lock), so by default they are used only when no peer reaches
-     * memory through shared memory. Scaled sources are staged in unregistered memory,
-     * which rules out providers that need local registration. */
+    caps->rmw_ops = 0;
     for (int op = 0; op < 5; op++) {
         size_t count = 0;
-        rmw_ok[op] =
+        int ok =
             armcii_ofi.atomic_cap &&
             (op == ARMCII_RMW_CAS64
                  ? fi_compare_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op, &count) == 0
                  : fi_fetch_atomicvalid(armcii_ofi.ep, rmw_fi[op].dt, rmw_fi[op].op, &count) ==
                        0) &&
             count > 0;
+        if (ok)
+            caps->rmw_ops |= 1u << op;
     }
-    long want = armcii_g.env.ACC_NATIVE;
-    int shm_peers = armcii_g.shm && armcii_g.node_size > 1;
     const char *prov = armcii_ofi_provider();
-    int usable = any && atomics_trusted(prov) && !(armcii_ofi.mr_mode & FI_MR_LOCAL);
-    armcii_g.limits.acc_hw =
-        usable && (want == 1 || (want == -1 && !shm_peers && !atomics_emulated(prov)));
+    caps->atomics_trusted = atomics_trusted(prov);
+    caps->atomics_emulated = atomics_emulated(prov);
 }
 
 const char *armcii_ofi_atomics_policy(const char *prov)
@@ -96,11 +89,6 @@ const char *armcii_ofi_atomics_policy(const char *prov)
     if (!atomics_trusted(prov))
         return "never (known wrong)";
     return atomics_emulated(prov) ? "software emulation (ours is used)" : "native";
-}
-
-ARMCII_HOT int armcii_ofi_acc_hw_ok(int type)
-{
-    return armcii_g.limits.acc_hw && type >= 0 && type < 6 && armcii_ofi.hw_count_ok[type];
 }
 
 void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,
@@ -114,20 +102,15 @@ void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void
         op->kind = OFI_OP_RMA;
         op->req = req;
         op->target = target;
-        req->pending++;
+        armcii_req_op_posted(req);
         OFI_RETRY(call, "fi_atomic", target,
                   fi_atomic(armcii_ofi.ep, (const char *)src + done * esize, count, NULL,
-                            armcii_ofi.addrs[target], raddr + done * esize, key, acc_to_fi[type],
-                            FI_SUM, &op->ctx));
+                            armcii_ofi.peers[target].addr, raddr + done * esize, key,
+                            acc_to_fi[type], FI_SUM, &op->ctx));
         done += count;
     }
     if (!armcii_ofi.delivery_complete)
-        armcii_ofi.unflushed[target] = 1;
-}
-
-int armcii_ofi_rmw_hw_ok(int op)
-{
-    return armcii_g.limits.acc_hw && op >= 0 && op < 5 && rmw_ok[op];
+        armcii_ofi.peers[target].unflushed = 1;
 }
 
 void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
@@ -138,8 +121,8 @@ void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result
     o->kind = OFI_OP_RMA;
     o->req = req;
     o->target = target;
-    req->pending++;
-    fi_addr_t a = armcii_ofi.addrs[target];
+    armcii_req_op_posted(req);
+    fi_addr_t a = armcii_ofi.peers[target].addr;
     if (op == ARMCII_RMW_CAS64)
         OFI_RETRY(call, "fi_compare_atomic", target,
                   fi_compare_atomic(armcii_ofi.ep, operand, 1, NULL, comparand, NULL, result, NULL,

@@ -10,7 +10,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
-#include "../core/armcii.h"
+#include "transport.h"
 
 typedef enum { OFI_OP_RMA, OFI_OP_SEND, OFI_OP_RECV, OFI_OP_FLUSH } ofi_op_kind_t;
 
@@ -29,6 +29,20 @@ typedef struct ofi_op {
     struct ofi_op *next_free;
 } ofi_op_t;
 
+/* What the transport keeps of one process of the job, in one cache line: an operation to
+ * a target reads its address, its message sequence and its flush state together. */
+typedef struct {
+    fi_addr_t addr;       /* in the address vector */
+    uint64_t flush_addr;  /* its registered word that a flush reads ... */
+    uint64_t flush_key;   /* ... and the key */
+    struct am_held *held; /* active messages from it that came before their turn (am.c) */
+    uint32_t seq_out;     /* active messages: the number of the next one to it */
+    uint32_t seq_in;      /* ... and of the next one from it to apply */
+    int unflushed;        /* writes to it whose completion did not mean remote completion */
+    char pad[20];
+} ofi_peer_t;
+_Static_assert(sizeof(ofi_peer_t) == 64, "one peer, one cache line");
+
 typedef struct {
     struct fi_info *info;
     struct fid_fabric *fabric;
@@ -36,13 +50,13 @@ typedef struct {
     struct fid_av *av;
     struct fid_cq *cq;
     struct fid_ep *ep;
-    fi_addr_t *addrs;
+    ofi_peer_t *peers; /* every process of the job */
     uint64_t mr_mode;
     uint64_t next_key;
     int delivery_complete; /* a write's completion means it reached the target's memory */
     int manual;            /* data progress is manual */
     int atomic_cap;
-    int hw_count_ok[6]; /* per ARMCI_ACC_* type: libfabric atomics accept it */
+    armcii_caps_t caps; /* as reported to the core by armcii_ofi_init */
     size_t msg_max;     /* the most one fi_read or fi_write moves (ARMCI_MSG_MAX) */
 
     /* bounce buffers: one registered slab */
@@ -56,11 +70,9 @@ typedef struct {
     /* a registered word per rank that flush reads target */
     uint64_t flush_word;
     armcii_mr_t flush_mr;
-    uint64_t *flush_addr, *flush_key;
-    long ops_out;            /* operation contexts taken, posted receives not counted */
-    long mr_live, mr_max;    /* registrations held, and the most allowed (0: no limit) */
-    const char *mr_max_from; /* where mr_max comes from, for the message */
-    int *unflushed; /* per target: writes whose completion did not mean remote completion */
+    long ops_out;              /* operation contexts taken, posted receives not counted */
+    long mr_live, mr_max;      /* registrations held, and the most allowed (0: no limit) */
+    const char *mr_max_from;   /* where mr_max comes from, for the message */
     armcii_req_t **flush_reqs; /* armcii_ofi_flush_all: the reads in flight ... */
     uint32_t *flush_gens;      /* ... and their generations */
 
@@ -105,6 +117,6 @@ void armcii_am_handle(ofi_op_t *op, size_t len);
 void armcii_am_flush_deferred(void);
 
 /* atomics (ofi_atomic.c) */
-void armcii_ofi_atomic_probe(void);
+void armcii_ofi_atomic_probe(armcii_caps_t *caps);
 
 #endif

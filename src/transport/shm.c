@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/armcii.h"
+#include "transport.h"
 #include "../core/warm.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -32,6 +32,8 @@
 
 #define HEAP_ALIGN  4096
 #define PLACE_TRIES 16
+
+armcii_node_t armcii_node = {.heap_fd = -1};
 
 static size_t round_up(size_t v, size_t a)
 {
@@ -58,7 +60,7 @@ static int init_slot(armcii_node_slot_t *slot)
  */
 static armcii_status_t heap_extent(int n, size_t ctrl, size_t *total_p)
 {
-    size_t slice = armcii_g.slice_len;
+    size_t slice = armcii_node.slice_len;
     char who[64] = "", why[160];
     if (n > 1)
         snprintf(who, sizeof who, "the node's %d processes x that much: ", n);
@@ -95,12 +97,12 @@ static armcii_status_t private_heap(void)
                     strerror(errno));
         return ARMCII_ENOMEM;
     }
-    armcii_g.heap_base = p;
-    armcii_g.heap_len = total;
-    armcii_g.heap_fd = -1;
-    armcii_g.slots = p;
-    armcii_g.my_slice = (char *)p + ctrl;
-    return init_slot(&armcii_g.slots[0]) == 0 ? ARMCII_OK : ARMCII_ESYS;
+    armcii_node.heap_base = p;
+    armcii_node.heap_len = total;
+    armcii_node.heap_fd = -1;
+    armcii_node.slots = p;
+    armcii_node.my_slice = (char *)p + ctrl;
+    return init_slot(&armcii_node.slots[0]) == 0 ? ARMCII_OK : ARMCII_ESYS;
 }
 
 /*
@@ -152,8 +154,8 @@ static armcii_status_t open_object(size_t total, char *name, size_t namelen)
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         snprintf(name, namelen, "/armci-ofi.%lu.%d.%ld", ns, (int)getpid(), (long)ts.tv_nsec);
-        armcii_g.heap_fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-        if (armcii_g.heap_fd < 0 || ftruncate(armcii_g.heap_fd, (off_t)total) != 0) {
+        armcii_node.heap_fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (armcii_node.heap_fd < 0 || ftruncate(armcii_node.heap_fd, (off_t)total) != 0) {
             err = errno;
             armcii_warn("ARMCI_Init: cannot create shared-memory object %s of %zu bytes: %s", name,
                         total, strerror(err));
@@ -164,8 +166,8 @@ static armcii_status_t open_object(size_t total, char *name, size_t namelen)
     if (err)
         return ARMCII_ESYS;
     if (armcii_g.node_rank != 0) {
-        armcii_g.heap_fd = shm_open(name, O_RDWR, 0600);
-        if (armcii_g.heap_fd < 0)
+        armcii_node.heap_fd = shm_open(name, O_RDWR, 0600);
+        if (armcii_node.heap_fd < 0)
             err = errno;
     }
     int any = err;
@@ -191,7 +193,7 @@ static armcii_status_t place_mapping(size_t total)
         void *mine = MAP_FAILED;
         if (armcii_g.node_rank == 0) {
             mine = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
-                        armcii_g.heap_fd, 0);
+                        armcii_node.heap_fd, 0);
             addr = mine == MAP_FAILED ? 0 : (uintptr_t)mine;
         }
         int err = errno;
@@ -205,7 +207,7 @@ static armcii_status_t place_mapping(size_t total)
         }
         if (armcii_g.node_rank != 0) {
             mine = mmap((void *)addr, total, PROT_READ | PROT_WRITE,
-                        MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, armcii_g.heap_fd, 0);
+                        MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, armcii_node.heap_fd, 0);
             if (mine != MAP_FAILED && mine != (void *)addr) {
                 munmap(mine, total); /* kernel without MAP_FIXED_NOREPLACE placed it elsewhere */
                 mine = MAP_FAILED;
@@ -214,7 +216,7 @@ static armcii_status_t place_mapping(size_t total)
         ok = mine != MAP_FAILED;
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
         if (ok) {
-            armcii_g.heap_base = (char *)addr;
+            armcii_node.heap_base = (char *)addr;
         } else if (mine != MAP_FAILED) {
             /* The leader keeps a failed range mapped so its next proposal differs. */
             if (armcii_g.node_rank == 0)
@@ -230,8 +232,8 @@ static armcii_status_t place_mapping(size_t total)
 
 armcii_status_t armcii_shm_init(void)
 {
-    armcii_g.slice_len = round_up((size_t)armcii_g.env.SHM_HEAP_SIZE, HEAP_ALIGN);
-    armcii_g.heap_fd = -1;
+    armcii_node.slice_len = round_up((size_t)armcii_g.env.SHM_HEAP_SIZE, HEAP_ALIGN);
+    armcii_node.heap_fd = -1;
     armcii_status_t st;
     if (!armcii_g.shm) {
         st = private_heap();
@@ -251,11 +253,11 @@ armcii_status_t armcii_shm_init(void)
                             total);
         }
         if (st == ARMCII_OK) {
-            armcii_g.heap_len = total;
-            armcii_g.slots = (armcii_node_slot_t *)armcii_g.heap_base;
-            armcii_g.my_slice =
-                armcii_g.heap_base + ctrl + (size_t)armcii_g.node_rank * armcii_g.slice_len;
-            if (init_slot(&armcii_g.slots[armcii_g.node_rank]) != 0)
+            armcii_node.heap_len = total;
+            armcii_node.slots = (armcii_node_slot_t *)armcii_node.heap_base;
+            armcii_node.my_slice =
+                armcii_node.heap_base + ctrl + (size_t)armcii_g.node_rank * armcii_node.slice_len;
+            if (init_slot(&armcii_node.slots[armcii_g.node_rank]) != 0)
                 st = ARMCII_ESYS;
         }
         MPI_Barrier(armcii_g.node_comm);
@@ -266,7 +268,7 @@ armcii_status_t armcii_shm_init(void)
     }
     if (st != ARMCII_OK)
         return st;
-    if (armcii_halloc_init(&armcii_g.halloc, armcii_g.slice_len, HEAP_ALIGN) != 0)
+    if (armcii_halloc_init(&armcii_node.halloc, armcii_node.slice_len, HEAP_ALIGN) != 0)
         return ARMCII_ENOMEM;
     return ARMCII_OK;
 }
@@ -276,13 +278,13 @@ static void backing_reset(void);
 void armcii_shm_fini(void)
 {
     backing_reset();
-    armcii_halloc_fini(&armcii_g.halloc);
-    if (armcii_g.heap_base)
-        munmap(armcii_g.heap_base, armcii_g.heap_len);
-    if (armcii_g.heap_fd >= 0)
-        close(armcii_g.heap_fd);
-    armcii_g.heap_base = NULL;
-    armcii_g.heap_fd = -1;
+    armcii_halloc_fini(&armcii_node.halloc);
+    if (armcii_node.heap_base)
+        munmap(armcii_node.heap_base, armcii_node.heap_len);
+    if (armcii_node.heap_fd >= 0)
+        close(armcii_node.heap_fd);
+    armcii_node.heap_base = NULL;
+    armcii_node.heap_fd = -1;
 }
 
 /*
@@ -305,8 +307,8 @@ static void backing_reset(void)
 
 static int back_range(size_t off, size_t len)
 {
-    off_t base = (off_t)(armcii_g.my_slice - armcii_g.heap_base);
-    return fallocate(armcii_g.heap_fd, 0, base + (off_t)off, (off_t)len);
+    off_t base = (off_t)(armcii_node.my_slice - armcii_node.heap_base);
+    return fallocate(armcii_node.heap_fd, 0, base + (off_t)off, (off_t)len);
 }
 
 /* Back [off, off+len): the part above the high-water mark and any released spans in it. */
@@ -353,21 +355,21 @@ static size_t node_memory(void)
 /* Whether this process's allocations, with @p more bytes, outgrow the node's RAM and swap. */
 static int exceeds_node_memory(size_t more)
 {
-    return armcii_g.halloc.used + more > node_memory();
+    return armcii_node.halloc.used + more > node_memory();
 }
 
 armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
                                  size_t *rounded_p)
 {
     size_t off;
-    if (armcii_halloc_alloc(&armcii_g.halloc, len, &off) != 0) {
+    if (armcii_halloc_alloc(&armcii_node.halloc, len, &off) != 0) {
         armcii_warn("%s: %zu bytes do not fit in this process's heap (%zu of %zu bytes in "
                     "use; raise ARMCI_SHM_HEAP_SIZE)",
-                    call, len, armcii_g.halloc.used, armcii_g.halloc.capacity);
+                    call, len, armcii_node.halloc.used, armcii_node.halloc.capacity);
         return ARMCII_ENOMEM;
     }
-    size_t rounded = armcii_halloc_round(&armcii_g.halloc, len);
-    if (armcii_g.heap_fd >= 0) {
+    size_t rounded = armcii_halloc_round(&armcii_node.halloc, len);
+    if (armcii_node.heap_fd >= 0) {
         if (!backing.released) {
             backing.cap = 256;
             backing.released = malloc((size_t)backing.cap * sizeof(armcii_span_t));
@@ -376,7 +378,7 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
         }
         if (ensure_backed(off, rounded) != 0) {
             int err = errno;
-            armcii_halloc_free(&armcii_g.halloc, off, rounded);
+            armcii_halloc_free(&armcii_node.halloc, off, rounded);
             armcii_warn("%s: cannot back %zu bytes of node shared memory: %s (free space in "
                         "/dev/shm?)",
                         call, rounded, strerror(err));
@@ -385,13 +387,13 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
     } else if (exceeds_node_memory(rounded)) {
         /* A private heap is reserved, not backed: without this check the allocation would
          * succeed and the process be killed later, when the pages are touched. */
-        armcii_halloc_free(&armcii_g.halloc, off, rounded);
+        armcii_halloc_free(&armcii_node.halloc, off, rounded);
         armcii_warn("%s: %zu bytes (with %zu already allocated here) exceed this node's memory "
                     "(%zu bytes of RAM and swap)",
-                    call, rounded, armcii_g.halloc.used, node_memory());
+                    call, rounded, armcii_node.halloc.used, node_memory());
         return ARMCII_ENOMEM;
     }
-    *addr_p = armcii_g.my_slice + off;
+    *addr_p = armcii_node.my_slice + off;
     *off_p = off;
     *rounded_p = rounded;
     return ARMCII_OK;
@@ -399,26 +401,26 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
 
 void armcii_shm_free(size_t off, size_t rounded)
 {
-    char *addr = armcii_g.my_slice + off;
+    char *addr = armcii_node.my_slice + off;
     /* Returning pages is costly for everybody: every process of the node that mapped them
      * loses them (TLB shootdowns under the mmap lock) and faults fresh zeroed pages in at
      * the next allocation there. So only large blocks give theirs back. */
     if (rounded >= (size_t)armcii_g.env.SHM_RELEASE_MIN) {
-        if (armcii_g.heap_fd >= 0) {
+        if (armcii_node.heap_fd >= 0) {
             if (backing.n < backing.cap &&
-                fallocate(armcii_g.heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                          (off_t)(addr - armcii_g.heap_base), (off_t)rounded) == 0)
+                fallocate(armcii_node.heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                          (off_t)(addr - armcii_node.heap_base), (off_t)rounded) == 0)
                 backing.released[backing.n++] = (armcii_span_t){off, rounded};
         } else {
             madvise(addr, rounded, MADV_DONTNEED);
         }
     }
-    armcii_halloc_free(&armcii_g.halloc, off, rounded);
+    armcii_halloc_free(&armcii_node.halloc, off, rounded);
 }
 
 ARMCII_HOT void armcii_shm_acc_lock(int slot)
 {
-    pthread_mutex_t *m = &armcii_g.slots[slot].acc_lock;
+    pthread_mutex_t *m = &armcii_node.slots[slot].acc_lock;
     if (pthread_mutex_lock(m) == EOWNERDEAD) {
         armcii_warn("a process died while accumulating into node-local rank %d; its last "
                     "accumulate may be partial",
@@ -429,7 +431,7 @@ ARMCII_HOT void armcii_shm_acc_lock(int slot)
 
 ARMCII_HOT void armcii_shm_acc_unlock(int slot)
 {
-    pthread_mutex_unlock(&armcii_g.slots[slot].acc_lock);
+    pthread_mutex_unlock(&armcii_node.slots[slot].acc_lock);
 }
 
 ARMCII_HOT void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src,

@@ -455,6 +455,63 @@ static void test_select(void)
     CU_ASSERT_STRING_EQUAL(armcii_proto_name(ARMCII_PROTO_INJECT), "inject");
 }
 
+/* The limits the core derives from what a transport reports (armcii_select_limits). */
+static void test_select_limits(void)
+{
+    /* tcp;ofi_rxm as it reports itself here: ordered, inject 64, atomics emulated */
+    armcii_caps_t tcp = {.inject_size = 64,
+                         .bounce_size = 65536,
+                         .order_raw = 1,
+                         .order_waw = 1,
+                         .acc_types = 0x3f,
+                         .rmw_ops = 0x1f,
+                         .atomics_trusted = 1,
+                         .atomics_emulated = 1};
+    armcii_sel_limits_t l;
+    armcii_select_limits(&l, &tcp, -1, 0, -1, 0);
+    CU_ASSERT_EQUAL(l.inject_max, 64);
+    CU_ASSERT_EQUAL(l.bounce_size, 65536);
+    CU_ASSERT_EQUAL(l.buffered_max, 0);
+    CU_ASSERT_EQUAL(l.acc_hw, 0); /* auto: emulated atomics are slower than ours */
+    armcii_select_limits(&l, &tcp, -1, 0, 1, 0);
+    CU_ASSERT_EQUAL(l.acc_hw, 1); /* forced on */
+    armcii_select_limits(&l, &tcp, 16, 4096, 0, 0);
+    CU_ASSERT_EQUAL(l.inject_max, 16); /* ARMCI_INJECT_MAX lowers the provider's */
+    CU_ASSERT_EQUAL(l.buffered_max, 4096);
+    CU_ASSERT_EQUAL(l.acc_hw, 0);
+    armcii_select_limits(&l, &tcp, 1024, 0, -1, 0);
+    CU_ASSERT_EQUAL(l.inject_max, 64); /* ... and never raises it */
+
+    /* a NIC with native atomics: used by default, unless same-node peers share memory */
+    armcii_caps_t nic = tcp;
+    nic.atomics_emulated = 0;
+    armcii_select_limits(&l, &nic, -1, 0, -1, 0);
+    CU_ASSERT_EQUAL(l.acc_hw, 1);
+    armcii_select_limits(&l, &nic, -1, 0, -1, 1);
+    CU_ASSERT_EQUAL(l.acc_hw, 0);
+
+    /* no read-after-write order: an injected put could not be flushed by a read */
+    armcii_caps_t unordered = nic;
+    unordered.order_raw = 0;
+    armcii_select_limits(&l, &unordered, -1, 0, -1, 0);
+    CU_ASSERT_EQUAL(l.inject_max, 0);
+
+    /* local registration, atomics known wrong, or none at all: never native */
+    armcii_caps_t verbs = nic;
+    verbs.mr_local = 1;
+    armcii_select_limits(&l, &verbs, -1, 0, 1, 0);
+    CU_ASSERT_EQUAL(l.mr_local, 1);
+    CU_ASSERT_EQUAL(l.acc_hw, 0);
+    armcii_caps_t wrong = nic;
+    wrong.atomics_trusted = 0;
+    armcii_select_limits(&l, &wrong, -1, 0, 1, 0);
+    CU_ASSERT_EQUAL(l.acc_hw, 0);
+    armcii_caps_t none = nic;
+    none.acc_types = 0;
+    armcii_select_limits(&l, &none, -1, 0, 1, 0);
+    CU_ASSERT_EQUAL(l.acc_hw, 0);
+}
+
 /* ---- Morton order ---- */
 
 static void test_morton_code(void)
@@ -707,6 +764,7 @@ int main(void)
     CU_add_test(s, "pool", test_pool);
     CU_add_test(s, "handles", test_handles);
     CU_add_test(s, "select", test_select);
+    CU_add_test(s, "select_limits", test_select_limits);
     CU_add_test(s, "morton_code", test_morton_code);
     CU_add_test(s, "morton_share", test_morton_share);
     CU_add_test(s, "strided_iter", test_strided_iter);

@@ -1,0 +1,48 @@
+/*
+ * The get cache as the rest of the runtime uses it (src/cache/runtime.c): the core's get
+ * path asks it first and fills it, writes and synchronisation points invalidate it, the
+ * API layer sets its modes. Its engine and index are private to src/cache (cache.h).
+ */
+#ifndef ARMCII_GETCACHE_H
+#define ARMCII_GETCACHE_H
+
+#include "../core/armcii.h"
+
+armcii_status_t armcii_cache_rt_init(void);
+void armcii_cache_rt_fini(void);
+/** Collective: print the summed counters on rank 0 when ARMCI_CACHE_STATS is set. */
+void armcii_cache_report(void);
+/** ARMCIX_CACHE_* for a mode name (off, transparent, always, user), or -1. */
+int armcii_cache_parse_mode(const char *s);
+const char *armcii_cache_mode_name(int mode);
+/** The mode new allocations get. */
+int armcii_cache_default_mode(void);
+void armcii_cache_get_stats(armcix_cache_stats_t *s);
+void armcii_cache_reset_stats(void);
+/** A new allocation takes the default mode; a freed one leaves the cache. */
+void armcii_cache_alloc_new(armcii_alloc_t *a);
+void armcii_cache_alloc_gone(armcii_alloc_t *a);
+/** Mode of @p a, or of every allocation (present and future) when @p a is NULL. */
+void armcii_cache_set_mode(const char *call, armcii_alloc_t *a, int mode);
+/** Drop what is cached from @p a (NULL: everything). */
+void armcii_cache_invalidate(armcii_alloc_t *a);
+/** A synchronisation point of this process: transparent allocations lose their entries. */
+void armcii_cache_sync(void);
+/** This process writes [addr, addr+len) of @p target: overlapping entries go. */
+void armcii_cache_write(int target, const void *addr, size_t len);
+/** Answer a contiguous get from the cache into @p dst; @return 1 on a hit. */
+int armcii_cache_get(int target, const void *src, void *dst, size_t len);
+/** As armcii_cache_get, counting only a hit (for callers that do not know the mode). */
+int armcii_cache_get_held(int target, const void *src, void *dst, size_t len);
+/** Would every remote block of the iterator @p it hit? (Nothing is counted.) */
+int armcii_cache_peek_all(int target, void *it);
+/** Copy every block of @p it from the cache (after armcii_cache_peek_all said yes). */
+void armcii_cache_get_blocks(int target, void *it);
+/** A fill record for a missed get (NULL: not cacheable); the get reads into
+ *  armcii_cache_fill_data(record), and armcii_cache_fill_end delivers and fills. */
+void *armcii_cache_fill_start(const armcii_seg_t *seg, int target, const void *src, void *dst,
+                              size_t len);
+void *armcii_cache_fill_data(void *fill);
+void armcii_cache_fill_end(void *fill);
+
+#endif

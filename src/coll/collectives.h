@@ -1,0 +1,41 @@
+/*
+ * The collectives as the rest of the runtime uses them (src/coll): the world's barrier,
+ * reductions and broadcasts for armci_msg_*, and their bring-up. What the files of
+ * src/coll share among themselves is in coll.h.
+ */
+#ifndef ARMCII_COLLECTIVES_H
+#define ARMCII_COLLECTIVES_H
+
+#include "../core/armcii.h"
+
+void armcii_coll_init(void);
+/** May collectives read send buffers in other processes' private memory (process_vm_readv)? */
+int armcii_coll_cma(void);
+/** Where the world is one node sharing memory and ARMCI_COLL_ALG allows it, gathers the
+ *  @p bytes at @p x of every process (rank order, valid until the next call) with one
+ *  synchronisation; NULL, doing nothing, elsewhere. Collective over the world. */
+const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes);
+/*
+ * Collectives by MPI point-to-point messages (src/coll/p2p.c), which the runtime's wait
+ * completes, over @p comm: a communicator of the runtime's own (the world's,
+ * armcii_coll_p2p_world, or a group's noncoll_pgroup_comm). Each returns 0, doing nothing,
+ * where MPI's collective is to do it: no such communicator (MPI_COMM_NULL),
+ * ARMCI_COLL_ALG=mpi, or more than 64 KiB per process.
+ */
+/** In place, MPI's @p op on @p n elements of @p dt, @p es bytes each; every process gets
+ *  the same bits. */
+int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, MPI_Datatype dt,
+                              size_t es, MPI_Op op);
+/** The @p bytes at @p buf of rank @p root of @p comm, to every process. */
+int armcii_coll_p2p_bcast(const char *call, MPI_Comm comm, void *buf, size_t bytes, int root);
+int armcii_coll_p2p_barrier(const char *call, MPI_Comm comm);
+/** The runtime's own duplicate of the world's communicator, for the above. */
+MPI_Comm armcii_coll_p2p_world(void);
+/** The barrier of the world: the node's shared memory, point-to-point messages or MPI's
+ *  barrier, as the layout and ARMCI_COLL_ALG say; waiters serve peers. */
+void armcii_coll_barrier(const char *call);
+void armcii_coll_p2p_init(void);
+void armcii_coll_p2p_fini(void);
+void armcii_coll_fini(void);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * Bringing the runtime up and taking it down: the order in which the core, the transport,
+ * the get cache and the collectives start and stop. The API layer (armci/init.c) counts
+ * ARMCI_Init calls, starts MPI if nobody did, and sets up what is its own (groups, the
+ * aggregate handles' fence hook) around these two calls.
+ */
+#define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "armcii.h"
+#include "../transport/transport.h"
+#include "place.h"
+#include "stats.h"
+#include "../cache/getcache.h"
+#include "../coll/collectives.h"
+
+/* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
+ * a poll of a microsecond or two, and an application thread arriving then should not pay
+ * a futex sleep and wake-up for it. */
+armcii_state_t armcii_g = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
+
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
+
+static void print_settings(void)
+{
+    char line[256];
+    armcii_info_line("armci-ofi " PACKAGE_VERSION " settings:");
+    armcii_env_print(&armcii_g.env, armcii_info_line);
+    snprintf(line, sizeof(line),
+             "layout: %d processes on %d node(s), %d on this node; shared memory %s; node has "
+             "%u cores, %u PUs, L2 %zu KiB, L3 %zu KiB",
+             armcii_g.nproc, armcii_g.nnodes, armcii_g.node_size, armcii_g.shm ? "on" : "off",
+             armcii_g.hw_cores, armcii_g.hw_pus, armcii_g.hw_l2 >> 10, armcii_g.hw_l3 >> 10);
+    armcii_info_line(line);
+    if (armcii_g.rank == 0)
+        armcii_ofi_describe(armcii_info_line, &armcii_g.limits);
+    if (armcii_g.progress_thread_on)
+        snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s; %s",
+                 armcii_topo_progress_cpus(),
+                 armcii_g.progress_own_cpu && armcii_g.env.PROGRESS_WAKE_MIN > 0
+                     ? "woken by large nonblocking transfers"
+                     : "not woken by transfers",
+                 armcii_g.keep_warm ? "keeps the hot structures warm" : "no keep-warm passes");
+    else
+        snprintf(line, sizeof(line), "progress thread: off");
+    armcii_info_line(line);
+    if (armcii_g.shm) {
+        snprintf(line, sizeof(line),
+                 "collectives in the node: %.40s; send blocks outside the node heap %s",
+                 armcii_g.env.COLL_ALG,
+                 armcii_coll_cma()
+                     ? "of ARMCI_COLL_CMA bytes and more read in place (process_vm_readv)"
+                 : armcii_g.env.COLL_CMA > 0 ? "staged (process_vm_readv is not permitted here)"
+                                             : "staged (ARMCI_COLL_CMA=0)");
+        armcii_info_line(line);
+    }
+    fflush(stdout);
+}
+
+static void init_fail(const char *call, const char *what, armcii_status_t st)
+{
+    armcii_fatal(call, "%s failed (status %d); see the message above", what, (int)st);
+}
+
+void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
+{
+    armcii_g.one_caller = one_caller;
+    char err[512];
+    if (armcii_env_load(&armcii_g.env, env_lookup, err, sizeof(err)) != 0)
+        armcii_fatal(call, "%s", err);
+
+    MPI_Comm_dup(comm, &armcii_g.comm);
+    armcii_mpi_name_errors(armcii_g.comm);
+    MPI_Comm_rank(armcii_g.comm, &armcii_g.rank);
+    MPI_Comm_size(armcii_g.comm, &armcii_g.nproc);
+    int P = armcii_g.nproc;
+    armcii_env_agree(call);
+
+    armcii_status_t st;
+    if ((st = armcii_topo_init()) != ARMCII_OK)
+        init_fail(call, "finding the node layout", st);
+    int place = armcii_place_parse(armcii_g.env.PLACEMENT);
+    if (place < 0)
+        armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",
+                     armcii_g.env.PLACEMENT);
+    armcii_place_init(place, armcii_g.hw_l2, armcii_g.hw_l3, armcii_g.machine_size);
+    armcii_yield_init();
+    if ((st = armcii_live_init()) != ARMCII_OK)
+        init_fail(call, "learning the node's process ids", st);
+    if ((st = armcii_hb_init()) != ARMCII_OK)
+        init_fail(call, "connecting the heartbeats", st);
+    armcii_g.shm = armcii_g.env.SHM && armcii_g.node_size > 1;
+    if ((st = armcii_shm_init()) != ARMCII_OK)
+        init_fail(call, "setting up node memory", st);
+    if (armcii_region_table_init(&armcii_g.regions, P) != 0 ||
+        armcii_pool_init(&armcii_g.pool, (int)armcii_g.env.MAX_REQUESTS) != 0)
+        init_fail(call, "allocating the region table and request pool", ARMCII_ENOMEM);
+
+    /* libfabric is needed only when some peer is not reached through shared memory. */
+    int need_fabric = P > 1 && (!armcii_g.shm || armcii_g.nnodes > 1);
+    if (need_fabric) {
+        if ((st = armcii_ofi_init(&armcii_g.caps)) != ARMCII_OK)
+            init_fail(call, "opening libfabric", st);
+        armcii_g.fabric = 1;
+        armcii_select_limits(&armcii_g.limits, &armcii_g.caps, armcii_g.env.INJECT_MAX,
+                             armcii_g.env.BUFFERED_MAX, armcii_g.env.ACC_NATIVE,
+                             armcii_g.shm && armcii_g.node_size > 1);
+    }
+    armcii_census_init();
+    armcii_coll_init();
+    if ((st = armcii_cache_rt_init()) != ARMCII_OK)
+        init_fail(call, "creating the get cache", st);
+    if ((st = armcii_progress_thread_start()) != ARMCII_OK)
+        init_fail(call, "starting the progress thread", st);
+    armcii_g.initialized = 1;
+    if (armcii_g.env.VERBOSE)
+        print_settings();
+    MPI_Barrier(armcii_g.comm);
+}
+
+/* Release every allocation still alive (the application did not free it). */
+static void drop_allocations(void)
+{
+    armcii_alloc_t *a = armcii_g.allocs;
+    while (a) {
+        armcii_alloc_t *next = a->next;
+        if (a->registered)
+            armcii_ofi_mr_dereg(&a->mr);
+        free(a->bases);
+        free(a->sizes);
+        free(a);
+        a = next;
+    }
+    armcii_g.allocs = NULL;
+}
+
+void armcii_runtime_fini(const char *call)
+{
+    /* Complete everything we issued, then wait until everybody has: only then may the
+     * endpoint and the memory peers target go away. */
+    armcii_fence_all(call);
+    /* Past the last barrier processes leave at their own pace: one that has exited is no
+     * longer a dead peer to those still finishing it. */
+    armcii_live_fini();
+    MPI_Request r;
+    MPI_Ibarrier(armcii_g.comm, &r);
+    armcii_mpi_wait(call, &r);
+    armcii_census_fini();
+    armcii_hb_fini();
+    armcii_unlock();
+    armcii_progress_thread_stop();
+    armcii_stats_report(); /* collective; nothing is in flight any more */
+    armcii_cache_report();
+
+    armcii_coll_fini();
+    drop_allocations();
+    armcii_cache_rt_fini();
+    if (armcii_g.fabric)
+        armcii_ofi_fini();
+    armcii_g.fabric = 0;
+    armcii_shm_fini();
+    armcii_region_table_fini(&armcii_g.regions);
+    armcii_pool_fini(&armcii_g.pool);
+    armcii_topo_fini();
+    MPI_Comm_free(&armcii_g.comm);
+    armcii_g.initialized = 0;
+    armcii_g.finalized = 1;
+}

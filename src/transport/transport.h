@@ -1,0 +1,134 @@
+/*
+ * The transport's contract: everything the core, and the layers beside it, may ask of
+ * the node's shared memory (shm.c), of the accumulate kernels (acc_sw.c) and of
+ * libfabric (ofi*.c, am*.c). Nothing else of src/transport is visible outside it.
+ *
+ * The core posts an operation (get, put, accumulate, read-modify-write, a message built
+ * by armcii_amb_*) to a target, naming a request as its completion token. The transport
+ * calls back into the core through the request only (req.h, progress.c):
+ *   armcii_req_op_posted(req)   one more operation of req is in flight;
+ *   armcii_req_op_done(req)     one of them completed;
+ *   armcii_req_cookie(req), armcii_req_of_cookie(c)
+ *                               the name a reply carries back to its request;
+ *   armcii_req_copied(req)      a blocking call's data has left; only an ack is due;
+ *   armcii_req_new/issued/wait  a flush is a request of its own.
+ * The fields tp_next and tp_seq of a request in flight belong to the transport.
+ * At start-up armcii_ofi_init reports what the provider can do (caps.h); the core turns
+ * that into its protocol limits and ordering rules, and the transport keeps no policy of
+ * the core's.
+ */
+#ifndef ARMCII_TRANSPORT_H
+#define ARMCII_TRANSPORT_H
+
+#include "../core/armcii.h"
+#include "caps.h"
+#include "../core/halloc.h"
+
+/* ---- node memory (src/transport/shm.c) ---- */
+
+/** Per-local-rank control block in the node's shared mapping. */
+typedef struct {
+    pthread_mutex_t acc_lock; /* serialises software accumulates into this rank's memory */
+    char *coll_buf[4];        /* collectives: send and receive buffers (and a node leader's
+                                 buffers for the exchange between nodes) */
+    uint64_t bar_count;       /* node barrier (used in node rank 0's slot) */
+    uint64_t bar_gen;
+    uint64_t small_seq;    /* small collectives: the last call whose send data is staged */
+    char *small_buf;       /* ... in these two halves, alternately (see coll.c) */
+    uint64_t coll_private; /* coll_buf[0] is private memory, read with process_vm_readv */
+    char pad[128 - sizeof(pthread_mutex_t) - 5 * sizeof(char *) - 4 * sizeof(uint64_t)];
+} armcii_node_slot_t;
+_Static_assert(sizeof(armcii_node_slot_t) == 128, "a node slot is two cache lines");
+
+/** The node heap: one mapping at the same address in every process of the node, a slice
+ *  each, and the node's control blocks (owned by shm.c; the collectives read the slots). */
+typedef struct {
+    char *heap_base;           /* start of the mapping */
+    size_t heap_len;           /* bytes mapped */
+    size_t slice_len;          /* bytes of one local rank's slice */
+    char *my_slice;            /* this process's slice */
+    int heap_fd;               /* backing shared-memory object (-1 for a private heap) */
+    armcii_node_slot_t *slots; /* node control blocks, indexed by node-local rank */
+    armcii_halloc_t halloc;    /* allocator of my slice */
+} armcii_node_t;
+extern armcii_node_t armcii_node;
+
+armcii_status_t armcii_shm_init(void);
+void armcii_shm_fini(void);
+/** Reserve and back @p len bytes in my slice; the address is written to @p addr_p. */
+armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, size_t *off_p,
+                                 size_t *rounded_p);
+void armcii_shm_free(size_t off, size_t rounded);
+/** dst[i] += scale * src[i] into memory of node-local process @p owner_node_rank, under its lock.
+ */
+void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
+                    size_t bytes);
+/** The accumulate lock of node-local process @p slot (0 when shared memory is off). */
+void armcii_shm_acc_lock(int slot);
+void armcii_shm_acc_unlock(int slot);
+
+/* ---- accumulate and read-modify-write kernels (src/transport/acc_sw.c) ---- */
+
+/** Atomically apply @p op at @p addr; @return the old value. @p extra: CAS comparand. */
+uint64_t armcii_rmw_apply(int op, void *addr, uint64_t operand, const void *extra);
+
+size_t armcii_acc_type_size(int type); /* 0 for an unknown type */
+void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, size_t bytes);
+/** Read the first lines of the accumulate kernels' code (src/core/warm.c); returns the lines. */
+size_t armcii_acc_kernels_touch(unsigned *sum);
+/** dst = scale * src, element-wise (used to pre-scale hardware accumulates). */
+void armcii_acc_scale(int type, const void *scale, const void *src, void *dst, size_t bytes);
+int armcii_acc_scale_is_one(int type, const void *scale);
+
+/* ---- libfabric (src/transport/ofi*.c, am.c) ----
+ * The data-path calls (get, put, acc_hw, rmw_hw, am_rmw, the message builder) return once
+ * the operation is posted, and return nothing: a provider error ends the job inside them,
+ * naming the ARMCI call, the libfabric operation and the target (OFI_RETRY), as a request
+ * that fails later ends it in the completion's handler. A caller has no failure to handle. */
+
+/** Opens the endpoint (collective over the world); reports what it can do in @p caps. */
+armcii_status_t armcii_ofi_init(armcii_caps_t *caps);
+void armcii_ofi_fini(void);
+const char *armcii_ofi_provider(void);
+/** The provider in words, with the limits @p l the core chose for it (ARMCI_VERBOSE). */
+void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits_t *l);
+/** Poll completions once; @return the number handled. */
+int armcii_ofi_progress(void);
+armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p);
+void armcii_ofi_mr_dereg(armcii_mr_t *mr);
+void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
+                    uint64_t raddr, uint64_t key, armcii_proto_t proto);
+void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len, int target,
+                    uint64_t raddr, uint64_t key, armcii_proto_t proto);
+/** Read-modify-write through libfabric atomics (where caps.rmw_ops has the op and
+ *  accumulates use atomics too). The buffers must stay until the request completes. */
+void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
+                       const void *operand, const void *comparand, int target, uint64_t raddr,
+                       uint64_t key);
+/** Make earlier writes to @p target remotely complete (a no-op when they already are). */
+void armcii_ofi_flush(const char *call, int target);
+void armcii_ofi_flush_all(const char *call);
+void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
+/** Accumulate with libfabric atomics (where caps.acc_types has @p type). */
+void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,
+                       int target, uint64_t raddr, uint64_t key);
+
+/* Active-message builder: blocks of one operation to one target, packed into as few
+ * messages as bounce buffers allow. Each message adds one to req->pending, completed by
+ * the target's acknowledgement (put, acc) or reply (get). */
+typedef struct armcii_amb armcii_amb_t;
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
+                               const void *scale, int target);
+void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
+void armcii_amb_end(armcii_amb_t *b);
+/** Like armcii_amb_end, and the target then stores @p value into the int at @p flag, after
+ *  every block of this builder is in place (the last message carries the flag). */
+void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value);
+/** Before waiting for messages' acknowledgements from @p target (-1: from every target):
+ *  asks it to acknowledge the flagged puts whose acknowledgement it may defer. */
+void armcii_am_want_acks(int target);
+/** Read-modify-write applied by the target; the old value lands in @p result at completion. */
+void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
+                   int target, uint64_t addr, uint64_t operand, uint64_t comparand);
+
+#endif
