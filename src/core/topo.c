@@ -134,7 +134,7 @@ armcii_status_t armcii_topo_init(void)
     /* A node is named by its lowest world rank; node ids are those names made dense. */
     int leader = armcii_g.rank;
     MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
-    int *leaders = malloc(2 * (size_t)P * sizeof(int)), *node_ranks = leaders + P;
+    int *leaders = malloc(2 * (size_t)P * sizeof(int));
     size_t peers_len = ((size_t)P * sizeof(armcii_peer_t) + 63) & ~(size_t)63;
     armcii_g.peers = aligned_alloc(64, peers_len); /* no entry across two cache lines */
     if (armcii_g.peers)
@@ -143,6 +143,7 @@ armcii_status_t armcii_topo_init(void)
         free(leaders);
         return ARMCII_ENOMEM;
     }
+    int *node_ranks = leaders + P;
     MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, armcii_g.comm);
     MPI_Allgather(&armcii_g.node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, armcii_g.comm);
     armcii_g.nnodes = 0;

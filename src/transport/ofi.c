@@ -377,7 +377,7 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
         armcii_ofi.mr_max = armcii_g.env.MR_MAX;
         armcii_ofi.mr_max_from = "ARMCI_MR_MAX";
     }
-    armcii_ofi.manual = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+    armcii_ofi.caps.manual_progress = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     armcii_ofi.next_key = 1;
     if (armcii_ofi.mr_mode & FI_MR_RAW) {
         armcii_warn("ARMCI_Init: provider %s needs raw memory keys, which armci-ofi does not "
@@ -428,12 +428,10 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
     caps->rma_iov_limit = info->tx_attr->rma_iov_limit;
     caps->bounce_size = armcii_ofi.bounce_size;
     caps->mr_local = (armcii_ofi.mr_mode & FI_MR_LOCAL) != 0;
-    caps->manual_progress = armcii_ofi.manual;
     /* A get or put longer than the provider's largest message goes as several. */
-    armcii_ofi.msg_max = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
-    if (armcii_g.env.MSG_MAX > 0 && (size_t)armcii_g.env.MSG_MAX < armcii_ofi.msg_max)
-        armcii_ofi.msg_max = (size_t)armcii_g.env.MSG_MAX;
-    caps->msg_max = armcii_ofi.msg_max;
+    caps->msg_max = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
+    if (armcii_g.env.MSG_MAX > 0 && (size_t)armcii_g.env.MSG_MAX < caps->msg_max)
+        caps->msg_max = (size_t)armcii_g.env.MSG_MAX;
     *caps_out = *caps;
     return ARMCII_OK;
 }
@@ -497,7 +495,7 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
              "%s progress, %s completion, atomics %s, ordering%s%s%s%s",
              i->fabric_attr->prov_name, i->tx_attr->inject_size, l->inject_max,
              i->tx_attr->iov_limit, i->tx_attr->rma_iov_limit,
-             (unsigned long long)armcii_ofi.mr_mode, armcii_ofi.manual ? "manual" : "auto",
+             (unsigned long long)armcii_ofi.mr_mode, c->manual_progress ? "manual" : "auto",
              armcii_ofi.delivery_complete ? "delivery" : "transmit",
              l->acc_hw ? "native" : "software", c->order_raw ? " raw" : "",
              c->order_waw ? " waw" : "", c->order_sas ? " sas" : "",
@@ -588,7 +586,7 @@ static ofi_op_t *new_rma_op(const char *call, armcii_req_t *req, int target, con
  * buffered protocol a bounce buffer. Both protocols split a transfer the same way. */
 static size_t piece_max(armcii_proto_t proto)
 {
-    size_t max = armcii_ofi.msg_max;
+    size_t max = armcii_ofi.caps.msg_max;
     if (proto == ARMCII_PROTO_BUFFERED && armcii_ofi.bounce_size < max)
         max = armcii_ofi.bounce_size;
     return max;

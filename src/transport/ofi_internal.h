@@ -54,10 +54,8 @@ typedef struct {
     uint64_t mr_mode;
     uint64_t next_key;
     int delivery_complete; /* a write's completion means it reached the target's memory */
-    int manual;            /* data progress is manual */
     int atomic_cap;
     armcii_caps_t caps; /* as reported to the core by armcii_ofi_init */
-    size_t msg_max;     /* the most one fi_read or fi_write moves (ARMCI_MSG_MAX) */
 
     /* bounce buffers: one registered slab */
     char *bounce_slab;
