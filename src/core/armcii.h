@@ -245,6 +245,8 @@ void armcii_live_fini(void);
 pid_t armcii_live_pid(int node_rank);
 /* Called by every waiting poll: ends the job, naming the rank, if a node peer died. */
 void armcii_live_poll(const char *call);
+/* Ends the job, naming the rank, if node peer @p node_rank has died (a lock it holds). */
+void armcii_live_check(const char *call, int node_rank);
 /* Called when an operation to @p rank failed: if that rank is a process of this node that
  * has died (or is dying), ends the job saying so, since that is the cause worth reporting. */
 void armcii_live_blame(const char *call, int rank);

@@ -115,6 +115,14 @@ void armcii_live_blame(const char *call, int rank)
     }
 }
 
+void armcii_live_check(const char *call, int node_rank)
+{
+    if (node_pids && armcii_g.env.LIVENESS_MS > 0 && node_rank >= 0 &&
+        node_rank < armcii_g.node_size && node_rank != armcii_g.node_rank &&
+        gone(node_pids[node_rank]))
+        died(call, node_rank);
+}
+
 void armcii_live_poll(const char *call)
 {
     if (!node_pids || armcii_g.env.LIVENESS_MS <= 0 || ++polls % POLLS_PER_LOOK != 0)

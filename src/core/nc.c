@@ -19,14 +19,14 @@
 #include "stats.h"
 #include "../cache/getcache.h"
 
-static void local_blocks(armcii_op_t what, int type, const void *scale, armcii_iter_t *it,
-                         int target)
+static void local_blocks(const char *call, armcii_op_t what, int type, const void *scale,
+                         armcii_iter_t *it, int target)
 {
     char *l, *r;
     size_t len;
     if (what == ARMCII_OP_ACC) {
         int slot = armcii_slot_of(target);
-        armcii_shm_acc_lock(slot);
+        armcii_shm_acc_lock(call, slot);
         while (armcii_iter_next(it, &l, &r, &len))
             armcii_acc_apply(type, scale, l, r, len);
         armcii_shm_acc_unlock(slot);
@@ -101,7 +101,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
     if (it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !hw)) {
         if (path == ARMCII_PATH_SELF)
             armcii_order_local(call);
-        local_blocks(what, type, scale, it, target);
+        local_blocks(call, what, type, scale, it, target);
         armcii_hdl_done(hdl);
         return 0;
     }

@@ -165,7 +165,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         if (path == ARMCII_PATH_SELF)
             armcii_order_local(call);
         if (len > 0)
-            armcii_shm_acc(armcii_slot_of(target), type, scale, src, dst, len);
+            armcii_shm_acc(call, armcii_slot_of(target), type, scale, src, dst, len);
         armcii_hdl_done(hdl);
         return 0;
     }

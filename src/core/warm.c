@@ -8,6 +8,8 @@
  * beside the core (the get cache's index, the aggregate handles) to read theirs. It runs in the
  * progress thread, under the runtime lock, at most every ARMCI_WARM_INTERVAL_US.
  */
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <link.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -23,11 +25,18 @@
 /* Bounds of the section, set by the linker (weak: an empty section has none). */
 extern const char __start_armcii_hot_text[] __attribute__((weak, visibility("hidden")));
 extern const char __stop_armcii_hot_text[] __attribute__((weak, visibility("hidden")));
-/* Bytes read from the start of the C library functions the operations call. The lock
- * functions are read further: the accumulate lock is a robust process-shared mutex, whose
- * path is the C library's function after the entry point, in the same file. */
+/* Bytes read from the start of the C library functions the operations call. The runtime
+ * lock's are read further: pthread_mutex_lock's path runs past its first lines (726 bytes
+ * in Debian 12's C library). The accumulate lock is the runtime's own (nodelock.h): its
+ * word is in the node control blocks read below. */
 #define LIBC_HEAD      256
 #define LIBC_LOCK_HEAD 2048
+
+/* The library's relocated pointers: the global offset table through which every call into
+ * the C library goes (the library is built with -fno-plt), and the slots of the
+ * accumulate kernels' resolved clones just after it. Found once, in armcii_warm_init. */
+static const char *got_lo;
+static size_t got_len;
 
 static armcii_warm_fn hooks[MAX_HOOKS];
 static int nhooks;
@@ -90,6 +99,7 @@ size_t armcii_warm_pass(void)
     lines += touch_counted((const void *)(uintptr_t)&pthread_mutex_lock, LIBC_LOCK_HEAD, &s);
     lines += touch_counted((const void *)(uintptr_t)&pthread_mutex_unlock, LIBC_LOCK_HEAD, &s);
     lines += armcii_acc_kernels_touch(&s);
+    lines += touch_counted(got_lo, got_len, &s);
     for (int i = 0; i < nhooks; i++)
         lines += hooks[i]();
     warm_sink += s;
@@ -118,8 +128,39 @@ void armcii_warm_maybe(double now)
  * memory; a pass costs about 2 us per wake-up of the thread. Where nothing else needs the
  * thread, only ARMCI_KEEP_WARM=1 starts it (armcii_progress_thread_start): its wake-ups
  * would cost the application a context switch each. */
+/* dl_iterate_phdr's visitor: in the object whose code holds this function, the read-only
+ * after relocation span (.data.rel.ro, .dynamic, .got) and the rest of its page's
+ * writable segment up to 4 lines beyond it (.got.plt: the resolved clones' slots). */
+static int find_got(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    uintptr_t me = (uintptr_t)arg, lo = 0, hi = 0, rw_end = 0;
+    int mine = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && me >= a && me < a + ph->p_memsz)
+            mine = 1;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W))
+            rw_end = a + ph->p_memsz;
+        if (ph->p_type == PT_GNU_RELRO) {
+            lo = a;
+            hi = a + ph->p_memsz;
+        }
+    }
+    if (!mine)
+        return 0;
+    if (lo && hi <= rw_end) {
+        hi = hi + 4 * ARMCII_LINE < rw_end ? hi + 4 * ARMCII_LINE : rw_end;
+        got_lo = (const char *)lo;
+        got_len = hi - lo;
+    }
+    return 1;
+}
+
 void armcii_warm_init(void)
 {
+    if (!got_lo)
+        dl_iterate_phdr(find_got, (void *)(uintptr_t)&armcii_warm_pass);
     long want = armcii_g.env.KEEP_WARM;
     armcii_g.keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_g.node_size > 1);
 }

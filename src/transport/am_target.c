@@ -47,7 +47,7 @@ static int apply_records(const am_hdr_t *h, size_t len)
         check_range(h, h->arg[0], sizeof(int));
     int slot = armcii_g.shm ? armcii_g.node_rank : 0;
     if (acc)
-        armcii_shm_acc_lock(slot);
+        armcii_shm_acc_lock(am_tcall, slot);
     p = (const char *)(h + 1);
     for (uint32_t i = 0; i < h->nblk; i++) {
         am_blk_t b;

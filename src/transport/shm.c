@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "transport.h"
+#include "nodelock.h"
 #include "../core/warm.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -40,15 +41,9 @@ static size_t round_up(size_t v, size_t a)
     return (v + a - 1) / a * a;
 }
 
-static int init_slot(armcii_node_slot_t *slot)
+static void init_slot(armcii_node_slot_t *slot)
 {
-    pthread_mutexattr_t attr;
-    pthread_mutexattr_init(&attr);
-    pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
-    pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
-    int rc = pthread_mutex_init(&slot->acc_lock, &attr);
-    pthread_mutexattr_destroy(&attr);
-    return rc;
+    __atomic_store_n(&slot->acc_lock, 0, __ATOMIC_RELEASE);
 }
 
 /*
@@ -102,7 +97,8 @@ static armcii_status_t private_heap(void)
     armcii_node.heap_fd = -1;
     armcii_node.slots = p;
     armcii_node.my_slice = (char *)p + ctrl;
-    return init_slot(&armcii_node.slots[0]) == 0 ? ARMCII_OK : ARMCII_ESYS;
+    init_slot(&armcii_node.slots[0]);
+    return ARMCII_OK;
 }
 
 /*
@@ -257,8 +253,7 @@ armcii_status_t armcii_shm_init(void)
             armcii_node.slots = (armcii_node_slot_t *)armcii_node.heap_base;
             armcii_node.my_slice =
                 armcii_node.heap_base + ctrl + (size_t)armcii_g.node_rank * armcii_node.slice_len;
-            if (init_slot(&armcii_node.slots[armcii_g.node_rank]) != 0)
-                st = ARMCII_ESYS;
+            init_slot(&armcii_node.slots[armcii_g.node_rank]);
         }
         MPI_Barrier(armcii_g.node_comm);
         /* The name went once everybody had opened the object; if creating or opening it
@@ -418,26 +413,25 @@ void armcii_shm_free(size_t off, size_t rounded)
     armcii_halloc_free(&armcii_node.halloc, off, rounded);
 }
 
-ARMCII_HOT void armcii_shm_acc_lock(int slot)
+/* The accumulate lock of a node-local process (nodelock.h). It was a robust process-shared
+ * pthread mutex; after the application's own work had evicted the runtime, that mutex's
+ * path (the C library's general lock function, and the robust list in the caller's thread
+ * descriptor, which no other thread can warm) was the largest part of what a cold 8-byte
+ * accumulate cost above a put. */
+ARMCII_HOT void armcii_shm_acc_lock(const char *call, int slot)
 {
-    pthread_mutex_t *m = &armcii_node.slots[slot].acc_lock;
-    if (pthread_mutex_lock(m) == EOWNERDEAD) {
-        armcii_warn("a process died while accumulating into node-local rank %d; its last "
-                    "accumulate may be partial",
-                    slot);
-        pthread_mutex_consistent(m);
-    }
+    armcii_nodelock_take(call, &armcii_node.slots[slot].acc_lock, (uint32_t)armcii_g.node_rank + 1);
 }
 
 ARMCII_HOT void armcii_shm_acc_unlock(int slot)
 {
-    pthread_mutex_unlock(&armcii_node.slots[slot].acc_lock);
+    armcii_nodelock_release(&armcii_node.slots[slot].acc_lock);
 }
 
-ARMCII_HOT void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src,
-                               void *dst, size_t bytes)
+ARMCII_HOT void armcii_shm_acc(const char *call, int owner_node_rank, int type, const void *scale,
+                               const void *src, void *dst, size_t bytes)
 {
-    armcii_shm_acc_lock(owner_node_rank);
+    armcii_shm_acc_lock(call, owner_node_rank);
     armcii_acc_apply(type, scale, src, dst, bytes);
     armcii_shm_acc_unlock(owner_node_rank);
 }

@@ -28,15 +28,17 @@
 
 /** Per-local-rank control block in the node's shared mapping. */
 typedef struct {
-    pthread_mutex_t acc_lock; /* serialises software accumulates into this rank's memory */
-    char *coll_buf[4];        /* collectives: send and receive buffers (and a node leader's
-                                 buffers for the exchange between nodes) */
-    uint64_t bar_count;       /* node barrier (used in node rank 0's slot) */
+    uint32_t acc_lock; /* serialises software accumulates into this rank's memory:
+                          a node lock (nodelock.h) */
+    uint32_t acc_lock_pad;
+    char *coll_buf[4];  /* collectives: send and receive buffers (and a node leader's
+                           buffers for the exchange between nodes) */
+    uint64_t bar_count; /* node barrier (used in node rank 0's slot) */
     uint64_t bar_gen;
     uint64_t small_seq;    /* small collectives: the last call whose send data is staged */
     char *small_buf;       /* ... in these two halves, alternately (see coll.c) */
     uint64_t coll_private; /* coll_buf[0] is private memory, read with process_vm_readv */
-    char pad[128 - sizeof(pthread_mutex_t) - 5 * sizeof(char *) - 4 * sizeof(uint64_t)];
+    char pad[128 - 2 * sizeof(uint32_t) - 5 * sizeof(char *) - 4 * sizeof(uint64_t)];
 } armcii_node_slot_t;
 _Static_assert(sizeof(armcii_node_slot_t) == 128, "a node slot is two cache lines");
 
@@ -61,10 +63,11 @@ armcii_status_t armcii_shm_alloc(const char *call, size_t len, void **addr_p, si
 void armcii_shm_free(size_t off, size_t rounded);
 /** dst[i] += scale * src[i] into memory of node-local process @p owner_node_rank, under its lock.
  */
-void armcii_shm_acc(int owner_node_rank, int type, const void *scale, const void *src, void *dst,
-                    size_t bytes);
-/** The accumulate lock of node-local process @p slot (0 when shared memory is off). */
-void armcii_shm_acc_lock(int slot);
+void armcii_shm_acc(const char *call, int owner_node_rank, int type, const void *scale,
+                    const void *src, void *dst, size_t bytes);
+/** The accumulate lock of node-local process @p slot (0 when shared memory is off). A wait
+ *  for a holder that has died ends the job, naming it and @p call. */
+void armcii_shm_acc_lock(const char *call, int slot);
 void armcii_shm_acc_unlock(int slot);
 
 /* ---- accumulate and read-modify-write kernels (src/transport/acc_sw.c) ---- */

@@ -3,10 +3,15 @@
  * table, request pool and handle encoding, protocol selector, the progress thread's
  * CPUs, and the header ABI.
  */
+#include <sched.h>
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
@@ -21,6 +26,7 @@
 #include "../../src/core/iter.h"
 #include "../../src/core/cpus.h"
 #include "../../src/transport/am_acks.h"
+#include "../../src/transport/nodelock.h"
 
 /* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
 
@@ -597,6 +603,90 @@ static void test_strided_iter(void)
 }
 
 /* One line per test, in the form the project's summary counts. */
+/* ---- the node lock (accumulates into a node peer's memory) ---- */
+
+/* In the library, live.c ends the job when the holder of a lock is dead; here the test
+ * learns of the call and leaves the wait. */
+static sigjmp_buf live_jump;
+static int live_rank = -1;
+static const char *live_call;
+
+void armcii_live_check(const char *call, int node_rank)
+{
+    live_call = call;
+    live_rank = node_rank;
+    siglongjmp(live_jump, 1);
+}
+
+typedef struct {
+    uint32_t word;
+    long count;
+} lock_page_t;
+
+#define LOCKERS     4
+#define LOCK_ROUNDS 3000
+
+static void test_nodelock(void)
+{
+    lock_page_t *pg = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CU_ASSERT_FATAL(pg != MAP_FAILED);
+    alarm(60); /* a lock that never lets go ends the test, not CI's hour */
+    /* free: taken at once with the holder's id, released to 0 */
+    armcii_nodelock_take("t", &pg->word, 3);
+    CU_ASSERT_EQUAL(pg->word, 3);
+    armcii_nodelock_release(&pg->word);
+    CU_ASSERT_EQUAL(pg->word, 0);
+
+    /* four processes increment one counter under it, yielding inside now and then, so
+     * that on two cores waiters spin out and sleep: no increment may be lost */
+    pid_t kids[LOCKERS - 1];
+    for (int k = 0; k < LOCKERS; k++) {
+        pid_t pid = k < LOCKERS - 1 ? fork() : 0;
+        if (pid > 0) {
+            kids[k] = pid;
+            continue;
+        }
+        uint32_t me = (uint32_t)k + 1;
+        for (int i = 0; i < LOCK_ROUNDS; i++) {
+            armcii_nodelock_take("t", &pg->word, me);
+            long c = pg->count;
+            if (i % 64 == 0)
+                sched_yield();
+            pg->count = c + 1;
+            armcii_nodelock_release(&pg->word);
+        }
+        if (k < LOCKERS - 1)
+            _exit(0);
+    }
+    int clean = 1;
+    for (int k = 0; k < LOCKERS - 1; k++) {
+        int st;
+        clean &= waitpid(kids[k], &st, 0) == kids[k] && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    }
+    CU_ASSERT(clean);
+    CU_ASSERT_EQUAL(pg->count, (long)LOCKERS * LOCK_ROUNDS);
+    CU_ASSERT_EQUAL(pg->word, 0);
+
+    /* a holder that died: the waiter asks about it (node rank 1: the word holds 2) */
+    pid_t pid = fork();
+    if (pid == 0) {
+        armcii_nodelock_take("t", &pg->word, 2);
+        _exit(0);
+    }
+    int st;
+    CU_ASSERT_EQUAL(waitpid(pid, &st, 0), pid);
+    CU_ASSERT_EQUAL(pg->word, 2);
+    if (sigsetjmp(live_jump, 1) == 0) {
+        armcii_nodelock_take("ARMCI_Acc", &pg->word, 1);
+        CU_FAIL("took a lock that a dead process holds");
+    }
+    CU_ASSERT_EQUAL(live_rank, 1);
+    CU_ASSERT(live_call && strcmp(live_call, "ARMCI_Acc") == 0);
+    CU_ASSERT_EQUAL(pg->word, 2 | NODELOCK_WAITERS); /* still the dead holder's */
+    alarm(0);
+    munmap(pg, 4096);
+}
+
 static void report_each(void)
 {
     for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext) {
@@ -770,6 +860,7 @@ int main(void)
     CU_add_test(s, "strided_iter", test_strided_iter);
     CU_add_test(s, "progress_cpus", test_progress_cpus);
     CU_add_test(s, "am_acks", test_am_acks);
+    CU_add_test(s, "nodelock", test_nodelock);
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     report_each();
