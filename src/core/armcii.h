@@ -245,8 +245,9 @@ void armcii_live_fini(void);
 pid_t armcii_live_pid(int node_rank);
 /* Called by every waiting poll: ends the job, naming the rank, if a node peer died. */
 void armcii_live_poll(const char *call);
-/* Ends the job, naming the rank, if node peer @p node_rank has died (a lock it holds). */
-void armcii_live_check(const char *call, int node_rank);
+/* From a wait of @p waited seconds for a lock node peer @p node_rank holds: ends the job,
+ * naming the rank, if it has died, or if the wait has lasted ARMCI_TIMEOUT. */
+void armcii_live_check(const char *call, int node_rank, double waited);
 /* Called when an operation to @p rank failed: if that rank is a process of this node that
  * has died (or is dying), ends the job saying so, since that is the cause worth reporting. */
 void armcii_live_blame(const char *call, int rank);

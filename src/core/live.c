@@ -115,12 +115,17 @@ void armcii_live_blame(const char *call, int rank)
     }
 }
 
-void armcii_live_check(const char *call, int node_rank)
+void armcii_live_check(const char *call, int node_rank, double waited)
 {
-    if (node_pids && armcii_g.env.LIVENESS_MS > 0 && node_rank >= 0 &&
-        node_rank < armcii_g.node_size && node_rank != armcii_g.node_rank &&
-        gone(node_pids[node_rank]))
+    if (node_rank < 0 || node_rank >= armcii_g.node_size || node_rank == armcii_g.node_rank)
+        return;
+    if (node_pids && armcii_g.env.LIVENESS_MS > 0 && gone(node_pids[node_rank]))
         died(call, node_rank);
+    if (waited > (double)armcii_g.env.TIMEOUT)
+        armcii_fatal(call,
+                     "rank %d (process %d, this node) has held the accumulate lock of memory "
+                     "this call updates for %.0f s; is it stopped? (see ARMCI_TIMEOUT)",
+                     world_rank_of(node_rank), (int)armcii_live_pid(node_rank), waited);
 }
 
 void armcii_live_poll(const char *call)

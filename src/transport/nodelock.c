@@ -27,6 +27,8 @@ void armcii_nodelock_wait(const char *call, uint32_t *w, uint32_t me)
         if (__atomic_load_n(w, __ATOMIC_RELAXED) == 0 && cas(w, 0, me))
             return;
     }
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         uint32_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
         if (v == 0) {
@@ -38,8 +40,12 @@ void armcii_nodelock_wait(const char *call, uint32_t *w, uint32_t me)
             continue;
         struct timespec nap = {0, NODELOCK_NAP_MS * 1000000L};
         if (syscall(SYS_futex, w, FUTEX_WAIT, v | NODELOCK_WAITERS, &nap, NULL, 0) == -1 &&
-            errno == ETIMEDOUT)
-            armcii_live_check(call, (int)(v & ~NODELOCK_WAITERS) - 1);
+            errno == ETIMEDOUT) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            double waited =
+                (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
+            armcii_live_check(call, (int)(v & ~NODELOCK_WAITERS) - 1, waited);
+        }
     }
 }
 

@@ -10,7 +10,7 @@
  * A holder that died leaves its id in the word. A sleeper looks every NODELOCK_NAP_MS and,
  * if the holder is gone, ends the job naming it (armcii_live_check). That is what every
  * other wait of the runtime does on a dead node peer; an accumulate it left half applied
- * must not be built upon.
+ * must not be built upon. A holder alive but stopped ends the job after ARMCI_TIMEOUT.
  */
 #ifndef ARMCII_NODELOCK_H
 #define ARMCII_NODELOCK_H

@@ -5,6 +5,7 @@
  */
 #include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -610,11 +611,13 @@ static void test_strided_iter(void)
 static sigjmp_buf live_jump;
 static int live_rank = -1;
 static const char *live_call;
+static double live_waited;
 
-void armcii_live_check(const char *call, int node_rank)
+void armcii_live_check(const char *call, int node_rank, double waited)
 {
     live_call = call;
     live_rank = node_rank;
+    live_waited = waited;
     siglongjmp(live_jump, 1);
 }
 
@@ -667,7 +670,36 @@ static void test_nodelock(void)
     CU_ASSERT_EQUAL(pg->count, (long)LOCKERS * LOCK_ROUNDS);
     CU_ASSERT_EQUAL(pg->word, 0);
 
+    /* a holder alive but not letting go: at each nap the waiter asks about it, with the
+     * time waited so far (node rank 2: the word holds 3) */
+    int go[2];
+    CU_ASSERT_FATAL(pipe(go) == 0);
+    pid_t stuck = fork();
+    if (stuck == 0) {
+        armcii_nodelock_take("t", &pg->word, 3);
+        char c = 1;
+        if (write(go[1], &c, 1) == 1)
+            pause();
+        _exit(0);
+    }
+    char c;
+    CU_ASSERT_EQUAL(read(go[0], &c, 1), 1);
+    if (sigsetjmp(live_jump, 1) == 0) {
+        armcii_nodelock_take("ARMCI_NbAcc", &pg->word, 1);
+        CU_FAIL("took a lock that another process holds");
+    }
+    CU_ASSERT_EQUAL(live_rank, 2);
+    CU_ASSERT(live_call && strcmp(live_call, "ARMCI_NbAcc") == 0);
+    CU_ASSERT(live_waited >= 0.5e-3 * NODELOCK_NAP_MS && live_waited < 5.0);
+    kill(stuck, SIGKILL);
+    waitpid(stuck, NULL, 0);
+    close(go[0]);
+    close(go[1]);
+    pg->word = 0;
+
     /* a holder that died: the waiter asks about it (node rank 1: the word holds 2) */
+    live_rank = -1;
+    live_call = NULL;
     pid_t pid = fork();
     if (pid == 0) {
         armcii_nodelock_take("t", &pg->word, 2);
