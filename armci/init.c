@@ -9,7 +9,6 @@
 #include "../src/transport/transport.h"
 #include <armcix.h>
 #include "../src/agg/agg.h"
-#include "../src/core/place.h"
 #include "../src/core/stats.h"
 
 /*
