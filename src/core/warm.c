@@ -4,7 +4,8 @@
  * state and counters, the target's entry in the region table, the request pool's next
  * free slot and the per-target counters of requests in flight, the node's control blocks.
  * The pass reads those lines and the code of those operations (the section ARMCII_HOT
- * gathers, and the heads of the C library functions they call), and asks the modules
+ * gathers, the heads of the C library functions they call and the library's relocated
+ * pointers through which those calls go), and asks the modules
  * beside the core (the get cache's index, the aggregate handles) to read theirs. It runs in the
  * progress thread, under the runtime lock, at most every ARMCI_WARM_INTERVAL_US.
  */
@@ -136,18 +137,9 @@ void armcii_warm_maybe(double now)
     armcii_stats.warm_seconds += armcii_now() - now;
 }
 
-/* Called as the progress thread starts. The pass pays where operations stay on the node:
- * after the application's own work, a same-node get costs about half as much above its
- * data's own misses with it. Over tcp the kernel's path and the provider's code come back
- * from memory too, and the pass changes nothing measurable (docs/performance.md, "Small
- * operations after the application has used the caches"). So by default it runs where the
- * progress thread runs anyway (the fabric needs it) and this process has peers in node
- * memory; a pass costs about 2 us per wake-up of the thread. Where nothing else needs the
- * thread, only ARMCI_KEEP_WARM=1 starts it (armcii_progress_thread_start): its wake-ups
- * would cost the application a context switch each. */
-/* dl_iterate_phdr's visitor: in the object whose code holds this function, the read-only
- * after relocation span (.data.rel.ro, .dynamic, .got) and the rest of its page's
- * writable segment up to 4 lines beyond it (.got.plt: the resolved clones' slots). */
+/* dl_iterate_phdr's visitor: in the object whose code holds @p arg, the span that is
+ * read-only after relocation (.data.rel.ro, .dynamic, .got) and the 4 lines after it,
+ * within the writable segment (.got.plt: the accumulate kernels' resolved clones). */
 static int find_got(struct dl_phdr_info *info, size_t size, void *arg)
 {
     uintptr_t me = (uintptr_t)arg, lo = 0, hi = 0, rw_end = 0;
@@ -174,10 +166,19 @@ static int find_got(struct dl_phdr_info *info, size_t size, void *arg)
     return 1;
 }
 
+/* Called as the progress thread starts. The pass pays where operations stay on the node:
+ * after the application's own work, a same-node get costs about half as much above its
+ * data's own misses with it. Over tcp the kernel's path and the provider's code come back
+ * from memory too, and the pass changes nothing measurable (docs/performance.md, "Small
+ * operations after the application has used the caches"). So by default it runs where the
+ * progress thread runs anyway (the fabric needs it) and this process has peers in node
+ * memory; a pass costs about 2 us per wake-up of the thread. Where nothing else needs the
+ * thread, only ARMCI_KEEP_WARM=1 starts it (armcii_progress_thread_start): its wake-ups
+ * would cost the application a context switch each. */
 void armcii_warm_init(void)
 {
-    if (!got_lo)
-        dl_iterate_phdr(find_got, (void *)(uintptr_t)&armcii_warm_pass);
     long want = armcii_g.env.KEEP_WARM;
     armcii_g.keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_g.node_size > 1);
+    if (armcii_g.keep_warm && !got_lo)
+        dl_iterate_phdr(find_got, (void *)(uintptr_t)&armcii_warm_pass);
 }

@@ -26,7 +26,7 @@ void armcii_nodelock_wait(const char *call, uint32_t *w, uint32_t me);
 void armcii_nodelock_wake(uint32_t *w);
 
 /** Take the lock at @p w as @p me (a node rank + 1); @p call names the wait if the holder
- *  died. */
+ *  died or held it for ARMCI_TIMEOUT. */
 static inline void armcii_nodelock_take(const char *call, uint32_t *w, uint32_t me)
 {
     uint32_t free_word = 0;

@@ -66,7 +66,7 @@ void armcii_shm_free(size_t off, size_t rounded);
 void armcii_shm_acc(const char *call, int owner_node_rank, int type, const void *scale,
                     const void *src, void *dst, size_t bytes);
 /** The accumulate lock of node-local process @p slot (0 when shared memory is off). A wait
- *  for a holder that has died ends the job, naming it and @p call. */
+ *  for a holder that has died, or for ARMCI_TIMEOUT, ends the job naming it and @p call. */
 void armcii_shm_acc_lock(const char *call, int slot);
 void armcii_shm_acc_unlock(int slot);
 
