@@ -6,6 +6,7 @@
  * of a world over several nodes through MPI point-to-point messages (src/coll/p2p.c).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,13 +93,47 @@ static int is_fp(int type)
 }
 
 /*
+ * Does @p op begin with @p name? Fortran passes a character argument without a terminating
+ * NUL (GA's ga_igop_ in global/src/fapi.c hands NWChem's '+' on as it came), so an
+ * operator is matched by the prefix of its own length, as ARMCI-MPI does (src/message_gop.c,
+ * strncmp(op, "max", 3) and so on) and GA's ComEx (comex/src-armci/message.c:85-131, v5.8.2).
+ * Bytes are read up to the first that differs, never past it: the caller's literal may be
+ * one byte long.
+ */
+static int op_is(const char *op, const char *name)
+{
+    for (; *name; op++, name++)
+        if (*op != *name)
+            return 0;
+    return 1;
+}
+
+/* @p op as an error message may show it: at most its first 8 bytes, up to a NUL, with any
+ * unprintable byte escaped (a Fortran operator is followed by whatever the linker placed
+ * after the literal). */
+static const char *op_shown(const char *op, char buf[40])
+{
+    if (op == NULL)
+        return "(null)";
+    char *b = buf;
+    for (int i = 0; i < 8 && op[i]; i++) {
+        unsigned char c = (unsigned char)op[i];
+        b += c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? sprintf(b, "%c", c)
+                                                            : sprintf(b, "\\x%02x", c);
+    }
+    *b = 0;
+    return buf;
+}
+
+/*
  * The operations ARMCI-MPI's reductions take (src/message_gop.c): +, *, max, min, absmax,
  * absmin, "or" (bitwise), and the logical and bitwise ones ComEx and GA's own ARMCI added
  * in 2017: && or land, || or lor, & or band, | or bor. Global Arrays relies on them:
  * global/src/elem_alg.c and global.npatch.c reduce compatibility flags with "&&".
  * ARMCI-MPI hands a bitwise operation on floating-point data to MPI, which refuses it;
  * here that is an error naming the call and the type. *logical_p tells a logical operation
- * (whose floating-point operands are reduced as ints, see allreduce).
+ * (whose floating-point operands are reduced as ints, see allreduce). Names that begin
+ * another name come after it ("&&" before "&", "||" before "|"), as in both peers.
  */
 static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int *logical_p)
 {
@@ -113,16 +148,17 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
         {"lor", MPI_LOR, 0, 1, 0},   {"or", MPI_BOR, 0, 0, 1},     {"&", MPI_BAND, 0, 0, 1},
         {"band", MPI_BAND, 0, 0, 1}, {"|", MPI_BOR, 0, 0, 1},      {"bor", MPI_BOR, 0, 0, 1},
     };
+    char shown[40];
     if (op == NULL)
         armcii_fatal(call, "op is NULL");
     for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-        if (strcmp(op, ops[i].name) != 0)
+        if (!op_is(op, ops[i].name))
             continue;
         if (ops[i].bitwise && is_fp(type))
             armcii_fatal(call,
                          "operation \"%s\" is bitwise and the elements are %s; bitwise "
                          "reductions take ARMCI_INT, _LONG or _LONG_LONG",
-                         op, type == ARMCI_FLOAT ? "floats" : "doubles");
+                         ops[i].name, type == ARMCI_FLOAT ? "floats" : "doubles");
         *abs_p = ops[i].absolute;
         *logical_p = ops[i].logical;
         return ops[i].mop;
@@ -130,7 +166,7 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
     armcii_fatal(call,
                  "operation \"%s\" is not one of +, *, max, min, absmax, absmin, && (land), "
                  "|| (lor)%s",
-                 op, is_fp(type) ? "" : ", & (band), | (bor), or");
+                 op_shown(op, shown), is_fp(type) ? "" : ", & (band), | (bor), or");
 }
 
 /* x = the reduction of the n-element vectors at all (one per process, rank order), in
@@ -574,8 +610,11 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
 {
     size_t es;
     mpi_type(call, type, &es);
-    if (op == NULL || (strcmp(op, "min") != 0 && strcmp(op, "max") != 0))
-        armcii_fatal(call, "operation \"%s\" is not min or max", op ? op : "(null)");
+    char shown[40];
+    /* matched by prefix, as reductions are (op_is), and as ARMCI-MPI's selection does
+     * (src/message.c, strncmp(op, "min", 3)) */
+    if (op == NULL || (!op_is(op, "min") && !op_is(op, "max")))
+        armcii_fatal(call, "operation \"%s\" is not min or max", op_shown(op, shown));
     armcii_check_count(call, "n", n);
     if (comm == MPI_COMM_NULL)
         return;

@@ -103,6 +103,8 @@ for shm in 1 0; do
     peer gop_counts "armci_msg_dgop: &&$counts" ARMCI_SHM=$shm
 done
 expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, && (land), || (lor), & (band), | (bor), or"
+expect msg_op_fortran "armci_msg_lgop: operation \"xor\\x01GGGG\" is not one of"
+expect msg_sel_op "armci_msg_sel: operation \"mid     \" is not min or max"
 expect msg_op_fp "armci_msg_dgop: operation \"&\" is bitwise and the elements are doubles; bitwise reductions take ARMCI_INT, _LONG or _LONG_LONG"
 nprocs=3 # two peers other than oneself (operations to oneself are not aggregated)
 for shm in 1 0; do # refused alike whether the targets share this node or not

@@ -1,23 +1,27 @@
 #!/bin/sh
 # Global Arrays (Debian's prebuilt libga-openmpi) on our libarmci: the link must take
-# armci-ofi and nothing of ARMCI-MPI, and the GA test program must pass with shared
-# memory on and off and over several providers.
+# armci-ofi and nothing of ARMCI-MPI, and the GA test programs (C, and Fortran as NWChem
+# calls GA) must pass with shared memory on and off and over several providers.
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${top_builddir:-.}/testing/ga/t_ga
-real=$(dirname "$bin")/.libs/t_ga
-[ -x "$real" ] || real=$bin
 run="$here/run-mpi.sh"
 . "$here/report.sh"
 
 # ARMCI-MPI's library is static: had the link taken it, its internal ARMCII_ symbols
 # would be in the program and no libarmci.so in its dependencies.
-if nm "$real" 2>/dev/null | grep -q ' ARMCII_'; then
-    result "ARMCI-MPI code is linked in" "ga/link takes armci-ofi"
-elif ! ldd "$real" | grep -q 'libarmci.so'; then
-    result "libarmci.so is not a dependency" "ga/link takes armci-ofi"
-else
-    result ok "ga/link takes armci-ofi"
-fi
+linked() { # linked PROGRAM
+    real=$(dirname "$1")/.libs/$(basename "$1")
+    [ -x "$real" ] || real=$1
+    if nm "$real" 2>/dev/null | grep -q ' ARMCII_'; then
+        result "ARMCI-MPI code is linked in" "ga/link of $(basename "$1") takes armci-ofi"
+    elif ! ldd "$real" | grep -q 'libarmci.so'; then
+        result "libarmci.so is not a dependency" "ga/link of $(basename "$1") takes armci-ofi"
+    else
+        result ok "ga/link of $(basename "$1") takes armci-ofi"
+    fi
+}
+bin=${top_builddir:-.}/testing/ga/t_ga
+linked "$bin"
+linked "${top_builddir:-.}/testing/ga/t_gaf"
 
 one() { # one NAME NPROCS ENV...
     name=$1
@@ -39,4 +43,10 @@ one "ga np=3 fabric tcp, native atomics" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC
 one "ga np=4 shm, one domain per process" 4 ARMCI_SHM=1 ARMCI_DOMAIN_NODE=0
 one "ga np=4, two nodes of 2 (shared memory within, tcp between)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "ga np=3, nodes of 2 and 1" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+# GA from Fortran (t_gaf.F), as NWChem calls it: operators that end in no NUL
+bin=${top_builddir:-.}/testing/ga/t_gaf
+one "gaf np=2 shm" 2 ARMCI_SHM=1
+one "gaf np=4 shm" 4 ARMCI_SHM=1
+one "gaf np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "gaf np=4, two nodes of 2" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 finish ga

@@ -132,6 +132,14 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         ;;
     esac
 done
+# operators as Fortran passes them (no NUL) through every reduction: on the node's
+# memory, between nodes (the cluster reductions then have several members), over MPI
+prog="$bin/t_fstring"
+one "t_fstring np=2 shm" 2 ARMCI_SHM=1
+one "t_fstring np=4 shm" 4 ARMCI_SHM=1
+one "t_fstring np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "t_fstring np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+most "t_fstring np=3 ARMCI_COLL_ALG=mpi" 3 ARMCI_COLL_ALG=mpi
 # a peer that computes past ARMCI_TIMEOUT before collectives is waited for, not reported
 prog="$bin/t_sync"
 most "t_sync np=3 shm, a peer late by more than ARMCI_TIMEOUT" 3 ARMCI_SHM=1 ARMCI_TIMEOUT=1 T_SLOW_PEER_S=2

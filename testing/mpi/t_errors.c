@@ -130,6 +130,19 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "msg_op") == 0) {
             int v = 1;
             armci_msg_igop(&v, 1, "xor");
+        } else if (strcmp(c, "msg_op_fortran") == 0) {
+            /* an unknown operator as Fortran passes it, no NUL for 40 bytes: the message
+             * shows its first 8 bytes, unprintable ones escaped, and reads no further */
+            char op[48];
+            memset(op, 'G', sizeof(op));
+            memcpy(op, "xor\x01", 4);
+            op[47] = 0;
+            long v = 1;
+            armci_msg_lgop(&v, 1, op);
+        } else if (strcmp(c, "msg_sel_op") == 0) {
+            char op[16] = "mid        Z";
+            double v = 1.0;
+            armci_msg_sel(&v, sizeof(v), op, ARMCI_DOUBLE, 1);
         } else if (strcmp(c, "msg_op_fp") == 0) {
             double v = 1.0;
             armci_msg_dgop(&v, 1, "&");
