@@ -140,6 +140,15 @@ one "t_fstring np=4 shm" 4 ARMCI_SHM=1
 one "t_fstring np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
 one "t_fstring np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 most "t_fstring np=3 ARMCI_COLL_ALG=mpi" 3 ARMCI_COLL_ALG=mpi
+# the calls NWChem's DFT makes through GA, in its mix (t_nwpattern.c), on every path
+prog="$bin/t_nwpattern"
+one "t_nwpattern np=2 shm" 2 ARMCI_SHM=1
+one "t_nwpattern np=4 shm" 4 ARMCI_SHM=1
+one "t_nwpattern np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "t_nwpattern np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+most "t_nwpattern np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
+most "t_nwpattern np=3 fabric tcp cache=transparent" 3 ARMCI_SHM=0 FI_PROVIDER=tcp \
+    ARMCI_CACHE=transparent ARMCI_CACHE_ENTRIES=64 ARMCI_CACHE_BYTES=64K
 # a peer that computes past ARMCI_TIMEOUT before collectives is waited for, not reported
 prog="$bin/t_sync"
 most "t_sync np=3 shm, a peer late by more than ARMCI_TIMEOUT" 3 ARMCI_SHM=1 ARMCI_TIMEOUT=1 T_SLOW_PEER_S=2

@@ -38,7 +38,8 @@
 # in tcp with its shared-memory shortcuts off. A run matches when QA/nwparse.pl finds the
 # same values in its output as in the test's reference output (diff -w, as
 # QA/runtests.mpi.unix judges). Prints test x processes x configuration x library: match
-# and wall time (median over rounds); writes every run to QA_CSV (default
+# and wall time (median over rounds; "timeout" when a run outlived TEST_TIMEOUT, default
+# 600 s); writes every run to QA_CSV (default
 # WORKDIR/qa.csv); exits 1 if a run that matches on ARMCI-MPI fails on armci-ofi.
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
@@ -386,6 +387,8 @@ qa_table() { # qa_table CSV LIBRARY...
             ok[kl] = 1
         if ($6 != 0 || $7 != "yes")
             ok[kl] = 0
+        if ($6 == 124)
+            late[kl] = 1
         times[kl] = times[kl] " " $8
     }
     function median(s,    a, m, i, j, t) {
@@ -408,7 +411,8 @@ qa_table() { # qa_table CSV LIBRARY...
             for (i = 1; i <= nl; i++) {
                 kl = order[r] SUBSEP L[i]
                 if (!(kl in ok)) { printf " - |"; continue }
-                printf " %s %.1f s |", ok[kl] ? "yes" : "**no**", median(times[kl])
+                printf " %s %.1f s |", ok[kl] ? "yes" : kl in late ? "**timeout**" : "**no**",
+                    median(times[kl])
             }
             printf "\n"
             if ((order[r] SUBSEP "armci-mpi") in ok && ok[order[r] SUBSEP "armci-mpi"] &&
