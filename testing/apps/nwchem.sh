@@ -6,6 +6,9 @@
 #   testing/apps/nwchem.sh build [NWCHEM_SRC [GA_SRC]]  copy, GA tarball, configure, make,
 #                                                       then relink
 #   testing/apps/nwchem.sh relink                       bin/nwchem-armci-mpi only
+#   testing/apps/nwchem.sh comex                        bin/nwchem-comex-pr: the same objects
+#                                                       on GA's own ARMCI, ComEx MPI-PR
+#                                                       (nwchem-comex.sh)
 #   testing/apps/nwchem.sh run [armci-ofi] [armci-mpi]  the sanity run (default both)
 #   testing/apps/nwchem.sh qa [TEST...]                 NWChem's own QA tests, every library
 #                                                       in every configuration (below)
@@ -45,8 +48,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 case ${1:-} in
 -h|--help|'') sed -n '2,/^here=/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-build|relink|run|qa|table) phase=$1; shift ;;
-*) echo "nwchem.sh: unknown phase '$1' (build, relink, run, qa, table; -h for help)" >&2; exit 2 ;;
+build|relink|comex|run|qa|table) phase=$1; shift ;;
+*) echo "nwchem.sh: unknown phase '$1' (build, relink, comex, run, qa, table; -h for help)" >&2; exit 2 ;;
 esac
 WORKDIR=${WORKDIR:-/work/ext/nwchem-work}
 case $WORKDIR in /*) ;; *) WORKDIR=$(pwd)/$WORKDIR ;; esac
@@ -426,6 +429,7 @@ qa_table() { # qa_table CSV LIBRARY...
 case $phase in
 build) do_build "$@" ;;
 relink) do_relink ;;
+comex) . "$here/nwchem-comex.sh" && do_comex ;;
 run) do_run "$@" ;;
 qa) do_qa "$@" ;;
 table) qa_table "${1:-$WORKDIR/qa.csv}" ;;
