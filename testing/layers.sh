@@ -38,4 +38,18 @@ for dir in armci src/core src/transport src/agg src/cache src/coll src/tools; do
     report $status "$dir includes only what docs/layers.md allows it ($n files)" "$log"
     rm -f "$log"
 done
+# libfabric is opened when the fabric is first needed (src/transport/ofi_load.c), not
+# when a program is loaded: Debian's libfabric pulls in PSM libraries whose constructors
+# sleep 0.2 s in every process. The library must neither depend on it nor refer to it.
+lib=${top_builddir:-.}/.libs/libarmci.so
+log=$(mktemp)
+if [ ! -f "$lib" ]; then
+    echo "$lib is not built" >"$log"
+else
+    readelf -d "$lib" | grep 'NEEDED.*libfabric' >>"$log"
+    nm -D --undefined-only "$lib" | grep ' fi_' >>"$log"
+fi
+[ -s "$log" ] && status=1 || status=0
+report $status "libarmci.so loads libfabric only when the fabric is needed" "$log"
+rm -f "$log"
 finish layers

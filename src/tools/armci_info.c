@@ -172,6 +172,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: armci-info [--json | --markdown]\n");
         return 2;
     }
+    const char *why = armcii_fi_load();
+    if (why) {
+        fprintf(stderr, "armci-info: %s\n", why);
+        return 1;
+    }
     armcii_env_t env;
     char err[512];
     if (armcii_env_load(&env, env_lookup, err, sizeof(err)) != 0) {

@@ -223,6 +223,11 @@ armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *
      * up front made udp;ofi_rxd win over tcp;ofi_rxm). */
     static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0},
                                    {1, 0, 1}, {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
+    const char *why = armcii_fi_load();
+    if (why) {
+        armcii_warn("ARMCI_Init: the fabric is needed and libfabric did not load: %s", why);
+        return ARMCII_ESYS;
+    }
     for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
         struct fi_info *hints = make_hints(tries[t][0], tries[t][1], tries[t][2], 0);
         struct fi_info *list = NULL;

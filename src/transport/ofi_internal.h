@@ -12,6 +12,27 @@
 
 #include "transport.h"
 
+/* The functions of libfabric's own that the transport calls, opened when the fabric is
+ * first needed (ofi_load.c says why); the names below stand for them in every transport
+ * file, so that nothing refers to libfabric's symbols at link time. */
+typedef struct {
+    int (*getinfo)(uint32_t, const char *, const char *, uint64_t, const struct fi_info *,
+                   struct fi_info **);
+    void (*freeinfo)(struct fi_info *);
+    struct fi_info *(*dupinfo)(const struct fi_info *);
+    int (*fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
+    const char *(*strerror)(int);
+} armcii_fi_fns_t;
+extern armcii_fi_fns_t armcii_fi;
+/** Opens libfabric and fills armcii_fi, once; NULL on success, else what failed. */
+const char *armcii_fi_load(void);
+#define fi_getinfo     armcii_fi.getinfo
+#define fi_freeinfo    armcii_fi.freeinfo
+#define fi_dupinfo     armcii_fi.dupinfo
+#define fi_fabric      armcii_fi.fabric
+#define fi_strerror    armcii_fi.strerror
+#define fi_allocinfo() armcii_fi.dupinfo(NULL)
+
 typedef enum { OFI_OP_RMA, OFI_OP_SEND, OFI_OP_RECV, OFI_OP_FLUSH } ofi_op_kind_t;
 
 /* One libfabric operation in flight. The context must come first: the provider may

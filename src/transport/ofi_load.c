@@ -1,0 +1,64 @@
+/*
+ * libfabric, opened when the runtime first needs the fabric rather than when the program
+ * is loaded. Debian's libfabric.so.1 depends on libpsm_infinipath.so.1 and libpsm2.so.2,
+ * whose constructors calibrate a clock by sleeping: as a dependency of libarmci they cost
+ * every process 0.2 s before main, whether or not it ever reaches a peer through the
+ * fabric (measured: a program that only links libarmci ran in 208 ms, linked with
+ * ARMCI-MPI in 5 ms; NWChem's short QA tests took 0.4-0.6 s longer on us than inside
+ * NWChem's own timer). A job on one node now never loads libfabric; one over the fabric
+ * pays the constructors once, in ARMCI_Init.
+ *
+ * libfabric exports five functions the transport calls (its other calls go through the
+ * objects' operation tables). Each is looked up with the symbol version that configure
+ * found a link against the same headers binds (ARMCII_FI_*_VERSION), so that the structs
+ * the headers describe are the ones the function takes.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "ofi_internal.h"
+
+#ifndef ARMCII_FI_LIB
+#define ARMCII_FI_LIB "libfabric.so.1"
+#endif
+
+armcii_fi_fns_t armcii_fi;
+
+static void *handle;
+static char load_error[256];
+
+static void *lookup(const char *name, const char *version)
+{
+    void *f = version[0] ? dlvsym(handle, name, version) : dlsym(handle, name);
+    if (!f)
+        snprintf(load_error, sizeof(load_error), "%s has no %s%s%s", ARMCII_FI_LIB, name,
+                 version[0] ? "@" : "", version);
+    return f;
+}
+
+static void load_once(void)
+{
+    handle = dlopen(ARMCII_FI_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(load_error, sizeof(load_error), "cannot open %s: %s", ARMCII_FI_LIB, dlerror());
+        return;
+    }
+    armcii_fi_fns_t f;
+    /* each assignment through a cast of the object pointer dlsym returns (POSIX) */
+    *(void **)&f.getinfo = lookup("fi_getinfo", ARMCII_FI_GETINFO_VERSION);
+    *(void **)&f.freeinfo = lookup("fi_freeinfo", ARMCII_FI_FREEINFO_VERSION);
+    *(void **)&f.dupinfo = lookup("fi_dupinfo", ARMCII_FI_DUPINFO_VERSION);
+    *(void **)&f.fabric = lookup("fi_fabric", ARMCII_FI_FABRIC_VERSION);
+    *(void **)&f.strerror = lookup("fi_strerror", ARMCII_FI_STRERROR_VERSION);
+    if (f.getinfo && f.freeinfo && f.dupinfo && f.fabric && f.strerror)
+        armcii_fi = f;
+}
+
+const char *armcii_fi_load(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_once);
+    return armcii_fi.getinfo ? NULL : load_error;
+}
