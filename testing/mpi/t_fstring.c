@@ -204,22 +204,15 @@ static void other_reductions(void)
     CHECK(rec.who == 0, "sel_scope \"max\" with a tail picked %d", rec.who);
 }
 
-/* The cluster reductions run among the first process of each node (ARMCI's node: the
- * machine's processes cut into runs of ARMCI_NODE_SIZE); the others keep their data. */
+/* The cluster reductions run among the first process of each node (ARMCI's node, as
+ * tester.h's t_node_size finds it); the others keep their data. */
 static void cluster_reductions(void)
 {
     char op[64];
-    MPI_Comm machine, masters;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &machine);
-    int r, n;
-    MPI_Comm_rank(machine, &r);
-    MPI_Comm_size(machine, &n);
-    MPI_Comm_free(&machine);
-    const char *e = getenv("ARMCI_NODE_SIZE");
-    int k = e ? atoi(e) : 0;
-    if (k <= 0 || k >= n)
-        k = n;
-    int master = r % k == 0;
+    MPI_Comm masters;
+    int node_rank;
+    t_node_size(NULL, &node_rank);
+    int master = node_rank == 0;
     MPI_Comm_split(MPI_COMM_WORLD, master, t_me, &masters);
     const int o = 2; /* max */
     long ref[4], own[4];

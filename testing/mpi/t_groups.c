@@ -207,7 +207,7 @@ int main(int argc, char **argv)
     /* domains are nodes with shared memory: 2..4 processes on one machine share one (or
      * form ARMCI_NODE_SIZE runs) */
     int nnodes;
-    t_node_size(&nnodes);
+    t_node_size(&nnodes, NULL);
     if (shm)
         CHECK(count == nnodes, "%d node(s), %d domains", nnodes, count);
     else

@@ -185,7 +185,7 @@ int main(int argc, char **argv)
     CHECK(gs[0] == t_np && gs[1] == t_np * (t_np - 1) / 2.0, "gop_scope all");
     int node_n = 1;
     armci_msg_gop_scope(SCOPE_NODE, &node_n, 1, "+", ARMCI_INT);
-    int node_size = t_node_size(NULL);
+    int node_size = t_node_size(NULL, NULL);
     CHECK(node_n == node_size, "gop_scope node: %d, node has %d", node_n, node_size);
     long rv = t_me + 1;
     armci_msg_reduce(&rv, 1, "+", ARMCI_LONG);

@@ -46,8 +46,10 @@ static inline unsigned long t_rand(unsigned long *state)
 }
 
 /* What the runtime should call this process's node: the processes of this machine, cut
- * into runs of ARMCI_NODE_SIZE when that is set. @p nnodes_p: nodes in the whole job. */
-static inline int t_node_size(int *nnodes_p)
+ * into runs of ARMCI_NODE_SIZE when that is set. @p nnodes_p: nodes in the whole job;
+ * @p node_rank_p: this process's rank in its node (0: the node's first). Either may be
+ * NULL. */
+static inline int t_node_size(int *nnodes_p, int *node_rank_p)
 {
     MPI_Comm node;
     int n, r;
@@ -66,6 +68,8 @@ static inline int t_node_size(int *nnodes_p)
     if (nnodes_p)
         *nnodes_p = nnodes;
     int first = r / k * k;
+    if (node_rank_p)
+        *node_rank_p = r - first;
     return n - first < k ? n - first : k;
 }
 
