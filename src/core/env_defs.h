@@ -31,6 +31,8 @@ ARMCII_ENV(MAX_REQUESTS, INT, "4096", "request pool size; when it is full the ol
 ARMCII_ENV_SAME(BOUNCE_SIZE, SIZE, "64K", "size of one registered bounce buffer (buffered protocol, software accumulate)")
 ARMCII_ENV(BOUNCE_COUNT, INT, "64", "number of registered bounce buffers per process")
 ARMCII_ENV_SAME(TCP_EAGER, AUTO, "auto", "raise tcp;ofi_rxm's eager limit (FI_OFI_RXM_EAGER_LIMIT) to ARMCI_BOUNCE_SIZE, so that a message of the runtime leaves in one send instead of in segments that need this process's later progress; auto = when FI_PROVIDER names tcp and FI_OFI_RXM_EAGER_LIMIT is not set")
+ARMCII_ENV_SAME(RXM_BUFFER, SIZE, "4K", "size of tcp;ofi_rxm's own message buffers (FI_OFI_RXM_BUFFER_SIZE), set where ARMCI_RXM_RECV is: rxm keeps two pools of 1024 of them, one for receiving and one for sending, and libfabric's 16 KiB make those 34 MiB per process; our messages go out from their own buffers over tcp whatever this size (0: libfabric's default)")
+ARMCII_ENV(RXM_RECV, INT, "1024", "receive buffers tcp;ofi_rxm keeps posted for incoming messages (FI_OFI_RXM_MSG_RX_SIZE), set when FI_PROVIDER names tcp, or is unset on a machine without RDMA devices, and FI_OFI_RXM_MSG_RX_SIZE is not; rxm allocates its buffers 1024 at a time, and libfabric's default of 4096 costs four times the memory (0: libfabric's default)")
 ARMCII_ENV(BUFFERED_MAX, SIZE, "0", "puts and gets up to this size go through bounce buffers (0: only when the provider needs it)")
 ARMCII_ENV(INJECT_MAX, SIZE, "-1", "largest put sent with inject (-1: the provider's inject_size, 0: never)")
 ARMCII_ENV(MSG_MAX, SIZE, "0", "most bytes one libfabric read or write moves: a longer get or put goes as several (0: the provider's max_msg_size)")

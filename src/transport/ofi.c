@@ -7,6 +7,7 @@
  * message ordering (which decides when the core must wait before a blocking operation)
  * and whether a write completion means remote completion.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,31 +341,72 @@ static armcii_status_t setup_flush(void)
     return ARMCII_OK;
 }
 
+/* Is libfabric's first choice going to be tcp;ofi_rxm? FI_PROVIDER names tcp, or leaves the
+ * choice open on a machine with no RDMA device for verbs, psm or efa to claim. */
+static int tcp_likely(void)
+{
+    const char *prov = getenv("FI_PROVIDER");
+    if (prov && prov[0] != '^')
+        return strstr(prov, "tcp") != NULL;
+    if (prov && strstr(prov, "tcp"))
+        return 0;
+    DIR *d = opendir("/sys/class/infiniband");
+    if (!d)
+        return 1;
+    int devices = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        devices += e->d_name[0] != '.';
+    closedir(d);
+    return devices == 0;
+}
+
 /*
- * tcp;ofi_rxm sends a message above its eager limit (16 KiB by default) in segments or by
+ * Settings of tcp;ofi_rxm, which libfabric reads once, when it first loads its providers:
+ * they go into the environment before then, unless the user set them there.
+ *
+ * Eager limit: rxm sends a message above it (16 KiB by default) in segments or by
  * rendezvous, and either needs calls from the sender after the send was posted. Our
  * messages are at most one bounce buffer long: with the limit raised to that, each leaves
  * in one send, and a process that computes or waits in MPI right after a call does not
  * hold up the peer waiting for it (NAS CG class A over tcp at 4 processes: 0.99 s -> 0.78 s).
- * Only for tcp: rxm over verbs needs the limit equal to its buffer size. Set before
- * libfabric first reads its parameters.
+ * Only for tcp: rxm over verbs needs the limit equal to its buffer size.
+ *
+ * Its own buffers: over tcp, rxm keeps one shared receive queue for all peers and fills it
+ * with 4096 buffers of 16 KiB, 64 MiB that every process touches in fi_enable (45 ms), and
+ * at first contact it makes a send pool of 1024 more (17 MiB, 11 ms). Its pools grow 1024
+ * buffers at a time, so 1024 posted cost no more than one. Over tcp it sends our messages
+ * up to the eager limit straight from our buffers and receives them into ours, so its own
+ * carry only headers and the unexpected: 4 KiB each make 1024 of them 4 MiB. Over verbs
+ * the buffer size is the eager limit and the receive count sizes every connection's queue,
+ * so both are left alone there.
  */
-static void tcp_eager_limit(void)
+static void rxm_settings(void)
 {
+    char v[32];
     long want = armcii_g.env.TCP_EAGER;
     const char *prov = getenv("FI_PROVIDER");
-    if (want == 0 || getenv("FI_OFI_RXM_EAGER_LIMIT"))
+    if (want != 0 && !getenv("FI_OFI_RXM_EAGER_LIMIT") &&
+        (want > 0 || (prov && strstr(prov, "tcp")))) {
+        snprintf(v, sizeof v, "%ld", (long)armcii_g.env.BOUNCE_SIZE);
+        setenv("FI_OFI_RXM_EAGER_LIMIT", v, 0);
+    }
+    if (!tcp_likely())
         return;
-    if (want < 0 && !(prov && strstr(prov, "tcp")))
-        return;
-    char v[32];
-    snprintf(v, sizeof v, "%ld", (long)armcii_g.env.BOUNCE_SIZE);
-    setenv("FI_OFI_RXM_EAGER_LIMIT", v, 0);
+    if (armcii_g.env.RXM_RECV > 0 && !getenv("FI_OFI_RXM_MSG_RX_SIZE")) {
+        snprintf(v, sizeof v, "%ld", (long)armcii_g.env.RXM_RECV);
+        setenv("FI_OFI_RXM_MSG_RX_SIZE", v, 0);
+        armcii_ofi.rxm_set |= 1;
+    }
+    if (armcii_g.env.RXM_BUFFER > 0 && !getenv("FI_OFI_RXM_BUFFER_SIZE")) {
+        snprintf(v, sizeof v, "%ld", (long)armcii_g.env.RXM_BUFFER);
+        setenv("FI_OFI_RXM_BUFFER_SIZE", v, 0);
+        armcii_ofi.rxm_set |= 2;
+    }
 }
 
 armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
 {
-    tcp_eager_limit();
+    rxm_settings();
     armcii_status_t st = getinfo();
     /* Every rank must agree that the fabric opened before anyone uses it. */
     int ok = st == ARMCII_OK;
@@ -510,6 +552,14 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
     if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && eager) {
         snprintf(line, sizeof(line), "libfabric: FI_OFI_RXM_EAGER_LIMIT=%s (ARMCI_TCP_EAGER)",
                  eager);
+        emit(line);
+    }
+    if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && armcii_ofi.rxm_set) {
+        snprintf(line, sizeof(line), "libfabric: %s%s (ARMCI_RXM_RECV), %s%s (ARMCI_RXM_BUFFER)",
+                 armcii_ofi.rxm_set & 1 ? "FI_OFI_RXM_MSG_RX_SIZE=" : "receives ",
+                 armcii_ofi.rxm_set & 1 ? getenv("FI_OFI_RXM_MSG_RX_SIZE") : "left alone",
+                 armcii_ofi.rxm_set & 2 ? "FI_OFI_RXM_BUFFER_SIZE=" : "buffer size ",
+                 armcii_ofi.rxm_set & 2 ? getenv("FI_OFI_RXM_BUFFER_SIZE") : "left alone");
         emit(line);
     }
 }

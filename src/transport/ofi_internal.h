@@ -76,6 +76,8 @@ typedef struct {
     uint64_t next_key;
     int delivery_complete; /* a write's completion means it reached the target's memory */
     int atomic_cap;
+    int rxm_set; /* 1: FI_OFI_RXM_MSG_RX_SIZE came from ARMCI_RXM_RECV, 2: FI_OFI_RXM_BUFFER_SIZE
+                  * from ARMCI_RXM_BUFFER */
     armcii_caps_t caps; /* as reported to the core by armcii_ofi_init */
 
     /* bounce buffers: one registered slab */
