@@ -10,9 +10,12 @@
 #include "../src/transport/transport.h"
 #include "../src/cache/getcache.h"
 
+/* What each process tells the others of its block. A size of BLOCK_FAILED: it could not
+ * register its block, and the allocation fails everywhere. */
 typedef struct {
-    uint64_t base, size, key, raddr_base;
+    uint64_t base, size, key;
 } block_info_t;
+#define BLOCK_FAILED UINT64_MAX
 
 /* Local allocations (ARMCI_Malloc_local), looked up at free. */
 typedef struct local_block {
@@ -43,7 +46,15 @@ static armcii_status_t carve(const char *call, size_t len, int remote, void **ad
     return ARMCII_OK;
 }
 
-/* Collective over @p comm; ptr_arr is indexed by rank in comm. */
+/*
+ * Collective over @p comm; ptr_arr is indexed by rank in comm.
+ *
+ * Two rounds: first everybody learns that every block was carved and agrees on a key for
+ * the registrations (the largest key any member would use next), then the blocks, now
+ * registered under that key, are exchanged. With one key for all blocks, a process keeps per
+ * block only its segment in the region table; where the provider picks the keys itself,
+ * the allocation also keeps each block's.
+ */
 int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm)
 {
     armcii_check_local(call, "ptr_arr", ptr_arr, 1);
@@ -58,55 +69,72 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     a->comm = comm;
     armcii_status_t st = ARMCII_OK;
     if (size > 0)
-        st = carve(call, (size_t)size, 1, &a->my_base, &a->my_off, &a->my_len, &a->mr,
+        st = carve(call, (size_t)size, 0, &a->my_base, &a->my_off, &a->my_len, &a->mr,
                    &a->registered);
     /* Everybody learns whether everybody succeeded, so no one is left waiting. */
-    int ok = st == ARMCII_OK, all_ok;
+    int fabric = armcii_g.fabric;
+    uint64_t in[2] = {st != ARMCII_OK, fabric ? armcii_ofi_key_next() : 0}, out[2];
     MPI_Request r;
-    MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm, &r);
+    MPI_Iallreduce(in, out, 2, MPI_UINT64_T, MPI_MAX, comm, &r);
     armcii_mpi_wait(call, &r);
-    if (!all_ok)
+    if (out[0])
         armcii_fatal(call, "allocation of %ld bytes failed on %s", (long)size,
-                     ok ? "another process (see its message)" : "this process (see above)");
-
-    block_info_t mine = {(uintptr_t)a->my_base, (uint64_t)size, a->mr.key, a->mr.raddr_base};
+                     st == ARMCII_OK ? "another process (see its message)"
+                                     : "this process (see above)");
+    int agreed = fabric && armcii_g.caps.keys_chosen;
+    block_info_t mine = {(uintptr_t)a->my_base, (uint64_t)size, 0};
+    if (fabric && size > 0) {
+        st = agreed ? armcii_ofi_mr_reg_key(call, a->my_base, (size_t)size, out[1], &a->mr)
+                    : armcii_ofi_mr_reg(call, a->my_base, (size_t)size, &a->mr);
+        if (st == ARMCII_OK) {
+            a->registered = 1;
+            mine.key = a->mr.key;
+        } else {
+            mine.size = BLOCK_FAILED;
+        }
+    }
+    a->key = agreed ? out[1] : 0;
+    if (fabric && !agreed) {
+        a->keys = calloc((size_t)armcii_g.nproc, sizeof(uint64_t));
+        if (!a->keys)
+            armcii_fatal(call, "out of memory");
+        a->keys[armcii_g.rank] = mine.key;
+    }
     /* My own block enters the region table before anybody can learn its address: a peer
      * that leaves the exchange first may aim at it while we still wait in the exchange
      * (serving progress), and must not be refused. */
-    if (size > 0) {
-        armcii_seg_t seg = {.base = mine.base,
-                            .size = (size_t)size,
-                            .rkey = mine.key,
-                            .raddr_base = mine.raddr_base,
-                            .alloc = a};
+    if (size > 0 && mine.size != BLOCK_FAILED) {
+        armcii_seg_t seg = {.base = mine.base, .size = (size_t)size, .alloc = a};
         if (armcii_region_insert(&armcii_g.regions, armcii_g.rank, &seg) != 0)
             armcii_fatal(call, "my new block at %p overlaps another allocation", a->my_base);
     }
     block_info_t *all = malloc((size_t)n * sizeof(*all));
     int *world = malloc((size_t)n * sizeof(int));
-    a->nranks = armcii_g.nproc;
-    a->bases = calloc((size_t)a->nranks, sizeof(void *));
-    a->sizes = calloc((size_t)a->nranks, sizeof(size_t));
-    if (!all || !world || !a->bases || !a->sizes)
+    if (!all || !world)
         armcii_fatal(call, "out of memory");
     MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, comm, &r);
     armcii_mpi_wait(call, &r);
+    for (int i = 0; i < n; i++)
+        if (all[i].size == BLOCK_FAILED)
+            armcii_fatal(call, "registering %ld bytes with libfabric failed on %s", (long)size,
+                         i == me ? "this process (see above)"
+                                 : "another process (see its message)");
 
     for (int i = 0; i < n; i++)
         world[i] = i;
     armcii_translate(comm, armcii_g.comm, n, world, world);
 
+    a->empty = 1;
     for (int i = 0; i < n; i++) {
         ptr_arr[i] = (void *)(uintptr_t)all[i].base;
-        a->bases[world[i]] = ptr_arr[i];
-        a->sizes[world[i]] = (size_t)all[i].size;
+        if (all[i].size > 0)
+            a->empty = 0;
+        if (a->keys)
+            a->keys[world[i]] = all[i].key;
         if (all[i].size == 0 || world[i] == armcii_g.rank)
             continue;
-        armcii_seg_t seg = {.base = (uintptr_t)all[i].base,
-                            .size = (size_t)all[i].size,
-                            .rkey = all[i].key,
-                            .raddr_base = all[i].raddr_base,
-                            .alloc = a};
+        armcii_seg_t seg = {
+            .base = (uintptr_t)all[i].base, .size = (size_t)all[i].size, .alloc = a};
         if (armcii_region_insert(&armcii_g.regions, world[i], &seg) != 0)
             armcii_fatal(call, "the block of process %d at %p overlaps another allocation",
                          world[i], (void *)(uintptr_t)all[i].base);
@@ -128,15 +156,6 @@ armcii_alloc_t *armcii_alloc_find(void *my_base)
     return NULL;
 }
 
-/* An allocation to which every process contributed zero bytes. */
-static int empty_everywhere(const armcii_alloc_t *a)
-{
-    for (int p = 0; p < a->nranks; p++)
-        if (a->sizes[p] > 0)
-            return 0;
-    return 1;
-}
-
 int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
 {
     armcii_alloc_t *a = NULL;
@@ -150,11 +169,15 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     int n;
     MPI_Comm_size(comm, &n);
     void **ptrs = malloc((size_t)n * sizeof(void *));
-    if (!ptrs)
+    int *world = malloc((size_t)n * sizeof(int));
+    if (!ptrs || !world)
         armcii_fatal(call, "out of memory");
     MPI_Request r;
     MPI_Iallgather(&ptr, sizeof(void *), MPI_BYTE, ptrs, sizeof(void *), MPI_BYTE, comm, &r);
     armcii_mpi_wait(call, &r);
+    for (int i = 0; i < n; i++)
+        world[i] = i;
+    armcii_translate(comm, armcii_g.comm, n, world, world);
     /* A process that contributed zero bytes passes NULL. It finds the allocation by the
      * block of the first process that passed one: no two live allocations share that
      * address, so it names one allocation even when several of this process's are empty
@@ -165,28 +188,41 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     for (int i = 0; i < n && first < 0; i++)
         if (ptrs[i])
             first = i;
-    void *first_base = first >= 0 ? ptrs[first] : NULL;
-    free(ptrs);
-    if (!a) {
-        int wfirst = first;
-        if (first >= 0)
-            armcii_translate(comm, armcii_g.comm, 1, &wfirst, &wfirst);
-        for (armcii_alloc_t *x = armcii_g.allocs; x && !a; x = x->next) {
-            if (x->comm != comm || x->my_base != NULL)
-                continue;
-            if (first >= 0 ? x->bases[wfirst] == first_base : empty_everywhere(x))
-                a = x;
-        }
-        if (!a)
-            armcii_fatal(call, first >= 0 ? "passed NULL, but this process has no zero-byte part "
-                                            "of the allocation being freed"
-                                          : "every process passed NULL, but there is no allocation "
-                                            "of zero bytes everywhere to free");
+    /* Blocks are looked up by their first byte: an empty range at a block's start also lies
+     * at the end of a block just below it. */
+    if (!a && first >= 0) {
+        const armcii_seg_t *seg =
+            armcii_region_find(&armcii_g.regions, world[first], (uintptr_t)ptrs[first], 1);
+        if (seg && seg->base == (uintptr_t)ptrs[first] && seg->alloc->comm == comm &&
+            seg->alloc->my_base == NULL)
+            a = seg->alloc;
+    }
+    for (armcii_alloc_t *x = armcii_g.allocs; x && !a && first < 0; x = x->next)
+        if (x->comm == comm && x->empty)
+            a = x;
+    if (!a)
+        armcii_fatal(call, first >= 0 ? "passed NULL, but this process has no zero-byte part "
+                                        "of the allocation being freed"
+                                      : "every process passed NULL, but there is no allocation "
+                                        "of zero bytes everywhere to free");
+    /* Every block passed must be one of this allocation: the processes freed the same. */
+    for (int i = 0; i < n; i++) {
+        if (!ptrs[i])
+            continue;
+        const armcii_seg_t *seg =
+            armcii_region_find(&armcii_g.regions, world[i], (uintptr_t)ptrs[i], 1);
+        if (!seg || seg->alloc != a || seg->base != (uintptr_t)ptrs[i])
+            armcii_fatal(call,
+                         "process %d freed %p, which is not its block of the allocation "
+                         "this process freed: every process must free the same allocation",
+                         world[i], ptrs[i]);
     }
     armcii_cache_alloc_gone(a);
-    for (int p = 0; p < a->nranks; p++)
-        if (a->sizes[p] > 0)
-            armcii_region_remove(&armcii_g.regions, p, (uintptr_t)a->bases[p]);
+    for (int i = 0; i < n; i++)
+        if (ptrs[i])
+            armcii_region_remove(&armcii_g.regions, world[i], (uintptr_t)ptrs[i]);
+    free(ptrs);
+    free(world);
     if (a->registered)
         armcii_ofi_mr_dereg(&a->mr);
     if (a->my_base)
@@ -195,8 +231,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     while (*pp != a)
         pp = &(*pp)->next;
     *pp = a->next;
-    free(a->bases);
-    free(a->sizes);
+    free(a->keys);
     free(a);
     return 0;
 }

@@ -62,6 +62,8 @@ for shm in 1 0; do
     expect acc_bad_type "ARMCI_Acc: datatype 17 is not an ARMCI_ACC_* type" ARMCI_SHM=$shm
     expect wait_uninit "ARMCI_Wait: handle" ARMCI_SHM=$shm
     expect malloc_huge "ARMCI_Malloc: 1125899906842624 bytes do not fit in this process's heap" ARMCI_SHM=$shm
+    # ARMCI_Free is collective over one allocation; the blocks passed name it
+    expect free_mismatch "ARMCI_Free: process 1 freed &&which is not its block of the allocation this process freed" ARMCI_SHM=$shm
 done
 # resource exhaustion: more registrations than allowed, more memory than the node has
 expect mr_limit "ARMCI_Malloc: registering 4096 bytes with libfabric would exceed the 16 memory registrations allowed (ARMCI_MR_MAX)" \

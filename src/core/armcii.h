@@ -42,9 +42,11 @@ typedef struct {
 
 /** One collective allocation (ARMCI_Malloc). */
 typedef struct armcii_alloc {
-    int nranks;     /* world size */
-    void **bases;   /* block address per world rank (NULL: none) */
-    size_t *sizes;  /* block size per world rank */
+    /* Its blocks, one per process that asked for bytes, are in the region table; nothing
+     * here grows with the number of processes unless the provider picks the keys. */
+    uint64_t key;   /* every block's registration key, where caps.keys_chosen */
+    uint64_t *keys; /* else each block's, by world rank (NULL where keys_chosen) */
+    int empty;      /* every process asked for 0 bytes */
     void *my_base;  /* this process's block (NULL when it asked for 0 bytes) */
     size_t my_off;  /* offset of my block in my heap slice */
     size_t my_len;  /* bytes reserved in the slice (rounded) */
@@ -133,6 +135,19 @@ typedef struct {
 } armcii_state_t;
 
 extern armcii_state_t armcii_g;
+
+/** The registration key of @p seg, the block of world rank @p rank. */
+static inline uint64_t armcii_seg_key(const armcii_seg_t *seg, int rank)
+{
+    return seg->alloc->keys ? seg->alloc->keys[rank] : seg->alloc->key;
+}
+
+/** The address libfabric expects for @p addr within @p seg: the address itself, or its
+ *  offset in the registration. */
+static inline uint64_t armcii_seg_raddr(const armcii_seg_t *seg, uintptr_t addr)
+{
+    return armcii_g.caps.mr_virt_addr ? (uint64_t)addr : (uint64_t)(addr - seg->base);
+}
 
 /* ---- bring-up and shut-down (src/core/runtime.c) ---- */
 

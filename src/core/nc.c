@@ -159,18 +159,18 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
             const armcii_seg_t *seg = seg_of(call, target, r, len);
             armcii_acc_scale(type, scale, l, staged, len);
             armcii_ofi_acc_hw(call, req, type, staged, len, target,
-                              (uintptr_t)r - seg->base + seg->raddr_base, seg->rkey);
+                              armcii_seg_raddr(seg, (uintptr_t)r), armcii_seg_key(seg, target));
             staged += len;
         } else if (len < min || what == ARMCII_OP_ACC) {
             armcii_amb_add(b, l, (uint64_t)(uintptr_t)r, len);
         } else {
             const armcii_seg_t *seg = seg_of(call, target, r, len);
-            uint64_t raddr = (uintptr_t)r - seg->base + seg->raddr_base;
+            uint64_t raddr = armcii_seg_raddr(seg, (uintptr_t)r);
             if (what == ARMCII_OP_PUT)
-                armcii_ofi_put(call, req, l, len, target, raddr, seg->rkey,
+                armcii_ofi_put(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
                                armcii_select_put(&armcii_g.limits, path, len, 0));
             else
-                armcii_ofi_get(call, req, l, len, target, raddr, seg->rkey,
+                armcii_ofi_get(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
                                armcii_select_get(&armcii_g.limits, path, len, 0));
         }
     }
@@ -198,7 +198,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         uint32_t r32 = 0, o32 = (uint32_t)operand;
         armcii_ofi_rmw_hw(call, req, op, size == 4 ? (void *)&r32 : (void *)&result,
                           size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
-                          (uintptr_t)addr - seg->base + seg->raddr_base, seg->rkey);
+                          armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
         armcii_req_issued(req);
         armcii_req_wait(call, req);
         return size == 4 ? r32 : result;

@@ -48,7 +48,9 @@ int armcii_region_insert(armcii_region_table_t *t, int rank, const armcii_seg_t 
     if (below + 1 < l->n && seg->base + seg->size > l->segs[below + 1].base)
         return -1;
     if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 8;
+        /* a quarter more, not twice: every process holds a list per process of the job, and
+         * the slack is paid per allocation per process (at most 6 of a segment's 24 B) */
+        int cap = l->cap + (l->cap / 4 > 8 ? l->cap / 4 : 8);
         armcii_seg_t *segs = realloc(l->segs, (size_t)cap * sizeof(*segs));
         if (!segs)
             return -1;

@@ -10,11 +10,12 @@
 
 struct armcii_alloc;
 
+/* Kept small, since every process holds one per block of every allocation: what all blocks
+ * of an allocation share (the registration key where the provider lets us choose it, the
+ * addressing mode) is in the allocation's record (armcii_seg_key, armcii_seg_raddr). */
 typedef struct {
     uintptr_t base;             /* address of the segment in its owner's address space */
     size_t size;                /* bytes; zero-size segments are not entered */
-    uint64_t rkey;              /* libfabric key of the owner's registration */
-    uint64_t raddr_base;        /* address libfabric expects for `base` (0 for offset keys) */
     struct armcii_alloc *alloc; /* the allocation this segment belongs to */
 } armcii_seg_t;
 

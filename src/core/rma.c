@@ -17,7 +17,7 @@
 
 static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 {
-    return (uint64_t)((uintptr_t)addr - seg->base) + seg->raddr_base;
+    return armcii_seg_raddr(seg, (uintptr_t)addr);
 }
 
 /* A handle for an operation that completed within the call. */
@@ -68,7 +68,8 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         req->cache_fill = 1;
         dst = armcii_cache_fill_data(fill);
     }
-    armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), seg->rkey, proto);
+    armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), armcii_seg_key(seg, target),
+                   proto);
     if (!blocking)
         hdl_bind(hdl, req);
     armcii_req_finish(call, req, blocking, blocking, len);
@@ -94,7 +95,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         armcii_order_before(call, ARMCII_REQ_PUT, target);
     uint64_t raddr = remote_addr(seg, dst);
     if (proto == ARMCII_PROTO_INJECT) {
-        armcii_ofi_put(call, NULL, src, len, target, raddr, seg->rkey, proto);
+        armcii_ofi_put(call, NULL, src, len, target, raddr, armcii_seg_key(seg, target), proto);
         armcii_hdl_done(hdl);
         return 0;
     }
@@ -103,7 +104,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
     int wait_here = blocking && (proto == ARMCII_PROTO_DIRECT || armcii_g.sends_need_caller);
     int implicit = blocking ? !wait_here : !hdl;
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_PUT, target, implicit);
-    armcii_ofi_put(call, req, src, len, target, raddr, seg->rkey, proto);
+    armcii_ofi_put(call, req, src, len, target, raddr, armcii_seg_key(seg, target), proto);
     if (!blocking)
         hdl_bind(hdl, req);
     armcii_req_finish(call, req, blocking, wait_here, len);
@@ -186,7 +187,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         else
             armcii_acc_scale(type, scale, src, req->scratch, len);
         armcii_ofi_acc_hw(call, req, type, req->scratch, len, target, remote_addr(seg, dst),
-                          seg->rkey);
+                          armcii_seg_key(seg, target));
     } else {
         armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_ACC, type, scale, target);
         armcii_amb_add(b, (char *)src, (uint64_t)(uintptr_t)dst, len);

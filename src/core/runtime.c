@@ -129,8 +129,7 @@ static void drop_allocations(void)
         armcii_alloc_t *next = a->next;
         if (a->registered)
             armcii_ofi_mr_dereg(&a->mr);
-        free(a->bases);
-        free(a->sizes);
+        free(a->keys);
         free(a);
         a = next;
     }

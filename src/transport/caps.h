@@ -16,6 +16,8 @@ typedef struct {
     size_t msg_max;       /* largest single message or RMA (lowered by ARMCI_MSG_MAX) */
     size_t bounce_size;   /* payload of one bounce buffer */
     int mr_local;         /* local buffers must be registered (FI_MR_LOCAL) */
+    int mr_virt_addr;     /* peers address registered memory by virtual address, not offset */
+    int keys_chosen;      /* a registration takes the key it is asked for (no FI_MR_PROV_KEY) */
     int manual_progress;  /* data moves only while the endpoint is polled */
     int order_raw;        /* reads (and atomics) after writes to one target stay in order */
     int order_waw;        /* writes after writes */

@@ -118,7 +118,18 @@ void armcii_ofi_bounce_usage(int *in_use_p, int *total_p)
 
 /* ---- memory registration ---- */
 
+uint64_t armcii_ofi_key_next(void)
+{
+    return armcii_ofi.next_key;
+}
+
 armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p)
+{
+    return armcii_ofi_mr_reg_key(call, buf, len, armcii_ofi.next_key, mr_p);
+}
+
+armcii_status_t armcii_ofi_mr_reg_key(const char *call, void *buf, size_t len, uint64_t key,
+                                      armcii_mr_t *mr_p)
 {
     struct fid_mr *mr;
     uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SEND | FI_RECV;
@@ -129,7 +140,7 @@ armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armci
                     call, len, armcii_ofi.mr_max, armcii_ofi.mr_max_from);
         return ARMCII_ENOMEM;
     }
-    int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, armcii_ofi.next_key++, 0, &mr, NULL);
+    int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, key, 0, &mr, NULL);
     if (rc != 0) {
         armcii_warn("%s: registering %zu bytes at %p with libfabric failed: %s", call, len, buf,
                     fi_strerror(-rc));
@@ -147,6 +158,8 @@ armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armci
         }
     }
     armcii_ofi.mr_live++;
+    if (key >= armcii_ofi.next_key)
+        armcii_ofi.next_key = key + 1;
     mr_p->handle = mr;
     mr_p->desc = fi_mr_desc(mr);
     mr_p->key = fi_mr_key(mr);
@@ -475,6 +488,8 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
     caps->rma_iov_limit = info->tx_attr->rma_iov_limit;
     caps->bounce_size = armcii_ofi.bounce_size;
     caps->mr_local = (armcii_ofi.mr_mode & FI_MR_LOCAL) != 0;
+    caps->mr_virt_addr = (armcii_ofi.mr_mode & FI_MR_VIRT_ADDR) != 0;
+    caps->keys_chosen = !(armcii_ofi.mr_mode & FI_MR_PROV_KEY);
     /* A get or put longer than the provider's largest message goes as several. */
     caps->msg_max = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
     if (armcii_g.env.MSG_MAX > 0 && (size_t)armcii_g.env.MSG_MAX < caps->msg_max)

@@ -98,6 +98,12 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
 /** Poll completions once; @return the number handled. */
 int armcii_ofi_progress(void);
 armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p);
+/** armcii_ofi_mr_reg under @p key, where the provider takes the keys it is asked for
+ *  (caps.keys_chosen; a key this process has not used yet, at least armcii_ofi_key_next()). */
+armcii_status_t armcii_ofi_mr_reg_key(const char *call, void *buf, size_t len, uint64_t key,
+                                      armcii_mr_t *mr_p);
+/** The least key this process has not used for a registration. */
+uint64_t armcii_ofi_key_next(void);
 void armcii_ofi_mr_dereg(armcii_mr_t *mr);
 void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto);

@@ -38,6 +38,11 @@ int main(int argc, char **argv)
     if (strcmp(c, "mr_limit") == 0) /* run with ARMCI_MR_MAX: more blocks than registrations */
         for (int i = 0; i < 100; i++)
             ARMCI_Malloc(base, 4096);
+    if (strcmp(c, "free_mismatch") == 0) { /* collective, but each frees another allocation */
+        void **other = malloc((size_t)t_np * sizeof(void *));
+        ARMCI_Malloc(other, 64);
+        ARMCI_Free(t_me == 0 ? base[t_me] : other[t_me]);
+    }
     if (strcmp(c, "malloc_unbacked") == 0) /* fits the heap of ARMCI_SHM_HEAP_SIZE=16384G */
         ARMCI_Malloc(base, (armci_size_t)15 << 40); /* but not any node's memory */
     if (strncmp(c, "group_", 6) == 0) {             /* collective: every process makes and frees */
