@@ -140,6 +140,16 @@ one "t_fstring np=4 shm" 4 ARMCI_SHM=1
 one "t_fstring np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
 one "t_fstring np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 most "t_fstring np=3 ARMCI_COLL_ALG=mpi" 3 ARMCI_COLL_ALG=mpi
+# memory a process pays for the runtime: at init and first contact, per allocation per
+# process (t_footprint.c). Only in the plain build, whose allocator and pages are the real
+# ones; glibc's thread cache off, which would count freed blocks as in use.
+prog="$bin/t_footprint"
+nocache=GLIBC_TUNABLES=glibc.malloc.tcache_count=0
+most "t_footprint np=4 shm" 4 ARMCI_SHM=1 $nocache
+most "t_footprint np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp $nocache
+most "t_footprint np=4 fabric tcp" 4 ARMCI_SHM=0 FI_PROVIDER=tcp $nocache
+most "t_footprint np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp $nocache
+most "t_footprint np=4 fabric sockets" 4 ARMCI_SHM=0 FI_PROVIDER=sockets $nocache
 # the calls NWChem's DFT makes through GA, in its mix (t_nwpattern.c), on every path
 prog="$bin/t_nwpattern"
 one "t_nwpattern np=2 shm" 2 ARMCI_SHM=1
