@@ -10,6 +10,8 @@
 
 armcii_status_t armcii_cache_rt_init(void);
 void armcii_cache_rt_fini(void);
+/** Bytes the get cache holds: its index, entries and storage, and a counter per process. */
+size_t armcii_cache_rt_bytes(void);
 /** Collective: print the summed counters on rank 0 when ARMCI_CACHE_STATS is set. */
 void armcii_cache_report(void);
 /** ARMCIX_CACHE_* for a mode name (off, transparent, always, user), or -1. */

@@ -144,6 +144,16 @@ armcii_status_t armcii_cache_rt_init(void)
     return ARMCII_OK;
 }
 
+size_t armcii_cache_rt_bytes(void)
+{
+    const armcii_cache_t *c = &cache_g.c;
+    size_t b = (size_t)armcii_g.nproc * sizeof(*cache_g.put_epoch);
+    if (cache_g.ready)
+        b += c->index.nslots * sizeof(*c->index.slots) + (size_t)c->ecap * sizeof(*c->e) +
+             c->store.size;
+    return b;
+}
+
 void armcii_cache_rt_fini(void)
 {
     if (cache_g.ready)

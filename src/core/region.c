@@ -21,6 +21,14 @@ void armcii_region_table_fini(armcii_region_table_t *t)
     t->nranks = 0;
 }
 
+size_t armcii_region_bytes(const armcii_region_table_t *t)
+{
+    size_t b = (size_t)t->nranks * sizeof(*t->ranks);
+    for (int r = 0; r < t->nranks; r++)
+        b += (size_t)t->ranks[r].cap * sizeof(armcii_seg_t);
+    return b;
+}
+
 /* Index of the last segment with base <= addr, or -1. */
 static int last_at_or_below(const armcii_seglist_t *l, uintptr_t addr)
 {

@@ -32,6 +32,8 @@ typedef struct {
 
 int armcii_region_table_init(armcii_region_table_t *t, int nranks);
 void armcii_region_table_fini(armcii_region_table_t *t);
+/** Bytes the table holds: a list per rank, and the room its lists have grown to. */
+size_t armcii_region_bytes(const armcii_region_table_t *t);
 /** Enter a segment for @p rank; -1 if it overlaps one already there or memory runs out. */
 int armcii_region_insert(armcii_region_table_t *t, int rank, const armcii_seg_t *seg);
 /** Remove the segment of @p rank starting at @p base; -1 if there is none. */

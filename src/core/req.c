@@ -19,6 +19,11 @@ int armcii_pool_init(armcii_pool_t *pool, int nslots)
     return 0;
 }
 
+size_t armcii_pool_bytes(const armcii_pool_t *pool)
+{
+    return (size_t)pool->nslots * sizeof(*pool->slots);
+}
+
 void armcii_pool_fini(armcii_pool_t *pool)
 {
     free(pool->slots);

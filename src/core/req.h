@@ -58,6 +58,8 @@ static inline uint64_t armcii_req_cookie(const armcii_req_t *req)
 
 int armcii_pool_init(armcii_pool_t *pool, int nslots);
 void armcii_pool_fini(armcii_pool_t *pool);
+/** Bytes the pool holds. */
+size_t armcii_pool_bytes(const armcii_pool_t *pool);
 /** A free request, appended to the active list as the newest; NULL when the pool is full. */
 armcii_req_t *armcii_pool_take(armcii_pool_t *pool);
 /** Return @p req to the pool; its generation changes, so handles to it read as completed. */

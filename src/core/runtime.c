@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "armcii.h"
 #include "../transport/transport.h"
@@ -25,9 +26,38 @@ static const char *env_lookup(const char *name)
     return getenv(name);
 }
 
+/* Private memory of this process (RssAnon), in bytes; 0 where /proc does not say. */
+static size_t rss_anon(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char l[256];
+    size_t kb = 0;
+    while (f && fgets(l, sizeof l, f))
+        if (strncmp(l, "RssAnon:", 8) == 0)
+            kb = (size_t)strtoull(l + 8, NULL, 10);
+    if (f)
+        fclose(f);
+    return kb << 10;
+}
+
+/* What the runtime holds, by component, beside the process's private memory: where a
+ * process's memory goes (libfabric's and MPI's own are the difference). */
+static void memory_line(char *line, size_t n)
+{
+    size_t registered = 0, fabric = armcii_g.fabric ? armcii_ofi_bytes(&registered) : 0;
+    size_t peers = (size_t)armcii_g.nproc * sizeof(*armcii_g.peers);
+    snprintf(line, n,
+             "memory: request pool %zu KiB, region table %zu KiB, process table %zu KiB, "
+             "fabric buffers and tables %zu KiB (%zu KiB registered, as used), get cache %zu "
+             "KiB; private memory of this process %.1f MiB",
+             armcii_pool_bytes(&armcii_g.pool) >> 10, armcii_region_bytes(&armcii_g.regions) >> 10,
+             peers >> 10, fabric >> 10, registered >> 10, armcii_cache_rt_bytes() >> 10,
+             (double)rss_anon() / 1048576.0);
+}
+
 static void print_settings(void)
 {
-    char line[256];
+    char line[384];
     armcii_info_line("armci-ofi " PACKAGE_VERSION " settings:");
     armcii_env_print(&armcii_g.env, armcii_info_line);
     snprintf(line, sizeof(line),
@@ -47,6 +77,8 @@ static void print_settings(void)
                  armcii_g.keep_warm ? "keeps the hot structures warm" : "no keep-warm passes");
     else
         snprintf(line, sizeof(line), "progress thread: off");
+    armcii_info_line(line);
+    memory_line(line, sizeof(line));
     armcii_info_line(line);
     if (armcii_g.shm) {
         snprintf(line, sizeof(line),

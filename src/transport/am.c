@@ -258,6 +258,16 @@ static void register_engine(void)
     am_register(AM_ACK_WANTED, ack_wanted, 0);
 }
 
+size_t armcii_am_bytes(void)
+{
+    return am.buf_size * AM_NRECV;
+}
+
+size_t armcii_am_peer_bytes(void)
+{
+    return sizeof(am_acks_peer_t);
+}
+
 armcii_status_t armcii_am_init(void)
 {
     int n = armcii_g.nproc;
@@ -266,7 +276,7 @@ armcii_status_t armcii_am_init(void)
     register_engine();
     am_target_register();
     am.buf_size = armcii_ofi.bounce_size;
-    size_t total = am.buf_size * AM_NRECV;
+    size_t total = armcii_am_bytes();
     if (posix_memalign((void **)&am.slab, 4096, total) != 0)
         return ARMCII_ENOMEM;
     armcii_status_t st = armcii_ofi_mr_reg("ARMCI_Init", am.slab, total, &am.mr);

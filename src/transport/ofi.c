@@ -538,6 +538,17 @@ void armcii_ofi_fini(void)
     memset(&armcii_ofi, 0, sizeof(armcii_ofi));
 }
 
+size_t armcii_ofi_bytes(size_t *registered_p)
+{
+    size_t bounce = armcii_ofi.bounce_size * (size_t)armcii_ofi.bounce_count;
+    size_t registered = bounce + armcii_am_bytes();
+    size_t P = (size_t)armcii_g.nproc;
+    *registered_p = registered;
+    return registered + (size_t)armcii_ofi.bounce_count * sizeof(void *) +
+           P * (sizeof(ofi_peer_t) + sizeof(armcii_req_t *) + sizeof(uint32_t) +
+                armcii_am_peer_bytes());
+}
+
 const char *armcii_ofi_provider(void)
 {
     return armcii_ofi.info ? armcii_ofi.info->fabric_attr->prov_name : "none";

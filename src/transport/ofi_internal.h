@@ -134,6 +134,10 @@ const char *armcii_ofi_atomics_policy(const char *prov);
 /* active messages (am.c) */
 armcii_status_t armcii_am_init(void);
 void armcii_am_fini(void);
+/** Bytes of the message layer's receive buffers. */
+size_t armcii_am_bytes(void);
+/** Bytes the message layer keeps per process of the job. */
+size_t armcii_am_peer_bytes(void);
 void armcii_am_handle(ofi_op_t *op, size_t len);
 void armcii_am_flush_deferred(void);
 

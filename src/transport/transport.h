@@ -92,6 +92,9 @@ int armcii_acc_scale_is_one(int type, const void *scale);
 /** Opens the endpoint (collective over the world); reports what it can do in @p caps. */
 armcii_status_t armcii_ofi_init(armcii_caps_t *caps);
 void armcii_ofi_fini(void);
+/** Bytes the transport holds itself: bounce and receive buffers, per-peer tables. Of them,
+ *  @p registered_p: those registered with libfabric. libfabric's own are not counted. */
+size_t armcii_ofi_bytes(size_t *registered_p);
 const char *armcii_ofi_provider(void);
 /** The provider in words, with the limits @p l the core chose for it (ARMCI_VERBOSE). */
 void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits_t *l);
