@@ -183,7 +183,9 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
      * address, so it names one allocation even when several of this process's are empty
      * and freed in any order (ARMCI-MPI's tests/test_malloc_irreg.c and test_malloc.c keep
      * ten and a hundred alive). Where every process passed NULL, the allocation had zero
-     * bytes everywhere, and any such record of this communicator stands for it. */
+     * bytes everywhere, and any such record of this communicator stands for it; with no
+     * such record there is nothing to free, and the call does nothing, as in ARMCI-MPI
+     * (src/gmr.c, gmr_destroy: "Everyone passed NULL. Nothing to free."). */
     int first = -1;
     for (int i = 0; i < n && first < 0; i++)
         if (ptrs[i])
@@ -200,11 +202,14 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     for (armcii_alloc_t *x = armcii_g.allocs; x && !a && first < 0; x = x->next)
         if (x->comm == comm && x->empty)
             a = x;
+    if (!a && first < 0) {
+        free(ptrs);
+        free(world);
+        return 0;
+    }
     if (!a)
-        armcii_fatal(call, first >= 0 ? "passed NULL, but this process has no zero-byte part "
-                                        "of the allocation being freed"
-                                      : "every process passed NULL, but there is no allocation "
-                                        "of zero bytes everywhere to free");
+        armcii_fatal(call, "passed NULL, but this process has no zero-byte part of the "
+                           "allocation being freed");
     /* Every block passed must be one of this allocation: the processes freed the same. */
     for (int i = 0; i < n; i++) {
         if (!ptrs[i])

@@ -67,6 +67,24 @@ int main(int argc, char **argv)
         }
     }
 
+    /* ARMCI_Free(NULL) on every process, with no allocation of zero bytes everywhere alive,
+     * frees nothing and succeeds, as in ARMCI-MPI (src/gmr.c, gmr_destroy: "Everyone passed
+     * NULL. Nothing to free."); an allocation alive beside it is untouched. */
+    {
+        void **keep = malloc((size_t)t_np * sizeof(void *));
+        ARMCI_Malloc(keep, sizeof(long));
+        *(long *)keep[t_me] = 7000 + t_me;
+        ARMCI_Barrier();
+        CHECK(ARMCI_Free(NULL) == 0, "ARMCI_Free(NULL) everywhere returned non-zero");
+        int right = (t_me + 1) % t_np;
+        long v = -1;
+        ARMCI_Get(keep[right], &v, sizeof(long), right);
+        CHECK(v == 7000 + right, "after ARMCI_Free(NULL), process %d's block holds %ld", right, v);
+        ARMCI_Barrier();
+        CHECK(ARMCI_Free(keep[t_me]) == 0, "freeing the block kept beside it returned non-zero");
+        free(keep);
+    }
+
     /* Local memory works as the local side of transfers. */
     double *loc = ARMCI_Malloc_local(1000 * sizeof(double));
     CHECK(loc != NULL, "ARMCI_Malloc_local returned NULL");
@@ -83,13 +101,27 @@ int main(int argc, char **argv)
     ARMCI_Free(base[t_me]);
     ARMCI_Free_local(loc);
 
-    /* Cycles: memory comes back (the heap does not run out). */
+    /* Cycles: memory comes back (a freed block is where the next one of its size goes, so
+     * every cycle gets the first cycle's block), and each new block is usable: a byte a
+     * neighbour wrote into it is there. */
+    int cycles_ok = 0, same_block = 0;
+    void *first_block = NULL;
     for (int k = 0; k < 200; k++) {
         ARMCI_Malloc(base, 1 << 20);
-        ((char *)base[t_me])[k] = (char)k;
+        if (k == 0)
+            first_block = base[t_me];
+        same_block += base[t_me] == first_block;
+        char c = (char)(k + t_me), got = 0;
+        ARMCI_Put(&c, (char *)base[right] + (k << 12), 1, right);
+        ARMCI_Barrier();
+        got = ((char *)base[t_me])[k << 12];
+        cycles_ok += got == (char)(k + left);
+        ARMCI_Barrier();
         ARMCI_Free(base[t_me]);
     }
-    CHECK(1, "200 allocate/free cycles of 1 MiB");
+    CHECK(cycles_ok == 200, "%d of 200 allocate/free cycles of 1 MiB held the byte put there",
+          cycles_ok);
+    CHECK(same_block == 200, "%d of 200 cycles reused the block freed before", same_block);
     free(base);
     return t_finish("t_memory");
 }
