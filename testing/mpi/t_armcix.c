@@ -231,16 +231,23 @@ int main(int argc, char **argv)
     if (gr == 0)
         ARMCIX_Unlock_hdl(B, n - 1, hb);
     /* As ARMCI-MPI's tests/test_mutex_trylock.c:38-43: every mutex of every process, taken
-     * by trylock in a loop, by everyone at once */
+     * by trylock in a loop, by everyone at once; each guards a counter at its host that is
+     * read and written back while it is held, so that a trylock which let two in loses an
+     * update */
     for (int i = 0; i < t_np; i++)
         for (int j = 0; j < 2; j++) {
             int p = (t_me + i) % t_np;
+            long *c = (long *)base[p] + 6 + j;
             while (ARMCIX_Trylock_hdl(A, j, p))
                 ;
+            ARMCI_PutValueLong(ARMCI_GetValueLong(c, p) + 1, c, p);
             ARMCIX_Unlock_hdl(A, j, p);
         }
-    CHECK(1, "trylock loop over every mutex");
     ARMCI_Barrier(); /* nobody asks for A's mutexes any more */
+    for (int j = 0; j < 2; j++)
+        CHECK(((long *)base[t_me])[6 + j] == t_np,
+              "trylock loop: mutex %d here counted %ld holders, expected %d", j,
+              ((long *)base[t_me])[6 + j], t_np);
 
     /* destroying a batch while another batch's mutex is held */
     ARMCIX_Lock_hdl(A, 0, t_me);

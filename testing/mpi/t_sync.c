@@ -55,8 +55,8 @@ int main(int argc, char **argv)
         return t_finish("t_sync");
     }
     void **base = malloc((size_t)t_np * sizeof(void *));
-    ARMCI_Malloc(base, 64);
-    memset(base[t_me], 0, 64);
+    ARMCI_Malloc(base, 80);
+    memset(base[t_me], 0, 80);
     ARMCI_Barrier();
 
     /* fetch-and-add on an int at process 0 */
@@ -218,12 +218,29 @@ int main(int argc, char **argv)
     if (t_me == 0)
         CHECK(*counter == (long)N * t_np, "counter under mutex %ld, expected %ld", *counter,
               (long)N * t_np);
-    /* two mutexes held at once, at different processes */
-    ARMCI_Lock(0, 0);
-    ARMCI_Lock(2, last);
-    ARMCI_Unlock(2, last);
-    ARMCI_Unlock(0, 0);
-    CHECK(1, "nested mutexes");
+    /* two mutexes held at once, at different processes, each guarding a counter that is
+     * read and written back under both: a lost update means one excluded nobody */
+    long *c0 = (long *)((char *)base[0] + 64), *c2 = (long *)((char *)base[last] + 72);
+    for (int i = 0; i < N / 10; i++) {
+        ARMCI_Lock(0, 0);
+        ARMCI_Lock(2, last);
+        long a = ARMCI_GetValueLong(c0, 0), b = ARMCI_GetValueLong(c2, last);
+        ARMCI_PutValueLong(a + 1, c0, 0);
+        ARMCI_PutValueLong(b + 1, c2, last);
+        ARMCI_Unlock(2, last);
+        ARMCI_Unlock(0, 0);
+    }
+    ARMCI_Barrier();
+    if (t_me == 0)
+        CHECK(*c0 == (long)(N / 10) * t_np,
+              "counter under nested mutex 0 of process 0: %ld, "
+              "expected %ld",
+              *c0, (long)(N / 10) * t_np);
+    if (t_me == last)
+        CHECK(*c2 == (long)(N / 10) * t_np,
+              "counter under nested mutex 2 of process %d: %ld, "
+              "expected %ld",
+              last, *c2, (long)(N / 10) * t_np);
     ARMCI_Barrier();
     ARMCI_Destroy_mutexes();
 
