@@ -35,8 +35,14 @@ check() {
     want=$2
     shift 2
     log=$(mktemp)
-    if TEST_TIMEOUT=60 env "$@" "$run" "$nprocs" "$prog" "$c" >"$log" 2>&1; then
+    # A misuse must end the job, not only print: a run still going after 60 s (timeout's
+    # 124, or 137 once it had to kill) fails, whatever it printed before.
+    TEST_TIMEOUT=60 env "$@" "$run" "$nprocs" "$prog" "$c" >"$log" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ]; then
         status="ran to completion"
+    elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        status="still running after 60 s"
     elif ! grep -q "armci: rank [0-9]*: " "$log"; then
         status="no armci error line"
     elif ! all_in "$log" "$want"; then
@@ -60,6 +66,8 @@ for shm in 1 0; do
     peer past_end "ARMCI_Get: remote address" ARMCI_SHM=$shm
     expect negative_size "ARMCI_Put: size is negative (-5)" ARMCI_SHM=$shm
     expect acc_bad_type "ARMCI_Acc: datatype 17 is not an ARMCI_ACC_* type" ARMCI_SHM=$shm
+    expect acc_null_scale "ARMCI_Acc: scale is NULL" ARMCI_SHM=$shm
+    expect acc_partial "ARMCI_Acc: 12 bytes is not a whole number of 8-byte elements" ARMCI_SHM=$shm
     expect wait_uninit "ARMCI_Wait: handle" ARMCI_SHM=$shm
     expect malloc_huge "ARMCI_Malloc: 1125899906842624 bytes do not fit in this process's heap" ARMCI_SHM=$shm
     # ARMCI_Free is collective over one allocation; the blocks passed name it
@@ -90,6 +98,8 @@ expect group_freed_copy "ARMCI_Malloc_group: the group was freed by ARMCI_Group_
 expect group_garbage "ARMCI_Group_rank: the group is not a group of this process"
 expect group_duplicate "ARMCI_Group_create_child: pid_list[1] = 0 appears more than once"
 expect group_range "pid_list[1] = 99 is outside the parent group (0..1)"
+# armci_msg_abort ends the job through ARMCI_Error, with its code
+expect msg_abort "armci_msg_abort called"
 expect rmw_op "ARMCI_Rmw: op 7 is not ARMCI_FETCH_AND_ADD(_LONG) or ARMCI_SWAP(_LONG)"
 # different collectives: once every process has waited ARMCI_TIMEOUT s, and not in one call
 for shm in 1 0; do

@@ -103,6 +103,12 @@ int main(int argc, char **argv)
             ARMCI_Put(buf, base[peer], -5, peer);
         else if (strcmp(c, "acc_bad_type") == 0)
             ARMCI_Acc(17, buf, buf, base[peer], 8, peer);
+        else if (strcmp(c, "acc_null_scale") == 0)
+            ARMCI_Acc(ARMCI_ACC_DBL, NULL, buf, base[peer], 8, peer);
+        else if (strcmp(c, "acc_partial") == 0) /* a double and a half */
+            ARMCI_Acc(ARMCI_ACC_DBL, buf, buf, base[peer], 12, peer);
+        else if (strcmp(c, "msg_abort") == 0)
+            armci_msg_abort(3);
         else if (strcmp(c, "wait_uninit") == 0) {
             memset(&h, 0, sizeof(h));
             ARMCI_Wait(&h);
