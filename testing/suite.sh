@@ -140,6 +140,12 @@ one "t_fstring np=4 shm" 4 ARMCI_SHM=1
 one "t_fstring np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
 one "t_fstring np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 most "t_fstring np=3 ARMCI_COLL_ALG=mpi" 3 ARMCI_COLL_ALG=mpi
+# the public calls no other program makes (t_calls.c), on every path
+prog="$bin/t_calls"
+one "t_calls np=3 shm" 3 ARMCI_SHM=1
+one "t_calls np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "t_calls np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+most "t_calls np=3 nodes of 2 and 1, sockets" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=sockets
 # memory a process pays for the runtime: at init and first contact, per allocation per
 # process (t_footprint.c). Only in the plain build, whose allocator and pages are the real
 # ones; glibc's thread cache off, which would count freed blocks as in use.
