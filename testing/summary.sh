@@ -1,11 +1,17 @@
 #!/bin/sh
 # After `make check`: the failed cases with their diagnostics, then one closing line
 # counting every individual case: the unit tests' own (their PASS:/FAIL: lines) and the
-# test scripts' (one TAP line each, which automake's tap-driver records in their .trs).
+# test scripts' (one TAP line each, which automake's tap-driver records in their .trs),
+# and every script that skipped, named with its reason.
 #   summary.sh [BUILD_DIR...]   (default: the source tree's own build)
+# A unit program that ends badly counts as a failure even when it printed no FAIL: line
+# (a crash before its report). Under CI (CI set in the environment) a skip for a tool that
+# is not installed is a failure: quickstart.sh installs every one.
 [ $# -gt 0 ] || set -- "$(dirname "$0")/.."
 pass=0
 fail=0
+skip=0
+skipped=
 bad() { # bad LOG PATTERN: show the failures of LOG
     echo "---- failures in $1:"
     grep -A12 -- "$2" "$1"
@@ -24,6 +30,13 @@ for d in "$@"; do
         pass=$((pass + p))
         fail=$((fail + f))
         [ "$f" -eq 0 ] || bad "$l" '^FAIL: '
+        # the program's own end, as automake's driver saw it
+        t=${l%.log}.trs
+        if [ "$f" -eq 0 ] && [ -f "$t" ] && grep -q '^:test-result: \(FAIL\|ERROR\)' "$t"; then
+            echo "FAIL: $l: the program ended badly after $p passed checks"
+            tail -5 "$l"
+            fail=$((fail + 1))
+        fi
     done
     for t in "$d"/testing/*.trs; do
         [ -f "$t" ] || continue
@@ -32,7 +45,20 @@ for d in "$@"; do
         pass=$((pass + p))
         fail=$((fail + f))
         [ "$f" -eq 0 ] || bad "${t%.trs}.log" '^not ok\|^Bail out\|^ERROR'
+        if grep -q '^:test-result: SKIP' "$t"; then
+            why=$(sed -n 's/^1\.\.0 # SKIP //p' "${t%.trs}.log" | head -1)
+            skip=$((skip + 1))
+            skipped="$skipped${skipped:+; }${why:-$(basename "${t%.trs}")}"
+            case $why in
+            *"not installed"*)
+                if [ -n "${CI:-}" ]; then
+                    echo "FAIL: $why (CI installs it: quickstart.sh)"
+                    fail=$((fail + 1))
+                fi
+                ;;
+            esac
+        fi
     done
 done
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped${skipped:+ ($skipped)}"
 [ "$fail" -eq 0 ]
