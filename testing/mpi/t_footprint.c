@@ -17,37 +17,16 @@
  *
  * A figure past its goal fails, printed; `t_footprint -v` prints them anyway.
  */
-#include <malloc.h>
 #include <string.h>
 
 #include "tester.h"
+#include "../perf/bench.h"
 
 #define MiB           (1024.0 * 1024.0)
 #define NALLOC        100
 #define ALLOC_BYTES   64
 #define INIT_GOAL     (16 * 1024 * 1024L)
 #define PER_PEER_GOAL 32
-
-/* Private memory of this process in bytes: RssAnon of /proc/self/status. */
-static long rss_anon(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "RssAnon:", 8) == 0)
-            kb = atol(line + 8);
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
-
-/* Heap bytes in use, in the arenas and in chunks mapped of their own. */
-static long heap_in_use(void)
-{
-    struct mallinfo2 m = mallinfo2();
-    return (long)(m.uordblks + m.hblkhd);
-}
 
 int main(int argc, char **argv)
 {
@@ -61,9 +40,9 @@ int main(int argc, char **argv)
         bases[i] = malloc((size_t)t_np * sizeof(void *));
     long v = 0, *got = malloc((size_t)t_np * sizeof(long));
 
-    long before = rss_anon();
+    long before = bench_rss_anon();
     ARMCI_Init();
-    long after_init = rss_anon();
+    long after_init = bench_rss_anon();
 
     /* first contact: a put to and a get from every process */
     void **slot = malloc((size_t)t_np * sizeof(void *));
@@ -82,7 +61,7 @@ int main(int argc, char **argv)
               got[p]);
     }
     ARMCI_Barrier();
-    long after_contact = rss_anon();
+    long after_contact = bench_rss_anon();
 
     int self[1] = {t_me};
     ARMCI_Group alone;
@@ -99,10 +78,10 @@ int main(int argc, char **argv)
         everyone[i] = i;
     ARMCI_Group all;
     ARMCI_Group_create(t_np, everyone, &all);
-    long heap0 = heap_in_use();
+    long heap0 = bench_heap_in_use();
     for (int i = 0; i < NALLOC; i++)
         ARMCI_Malloc_group(bases[i], ALLOC_BYTES, &all);
-    long heap1 = heap_in_use();
+    long heap1 = bench_heap_in_use();
     for (int i = NALLOC - 1; i >= 0; i--)
         ARMCI_Free_group(bases[i][t_me], &all);
     ARMCI_Group_free(&all);
@@ -112,10 +91,10 @@ int main(int argc, char **argv)
     ARMCI_Group g;
     ARMCI_Group_create(gsize, pair, &g);
     ARMCI_Group_rank(&g, &grank);
-    long heap2 = heap_in_use();
+    long heap2 = bench_heap_in_use();
     for (int i = 0; i < NALLOC; i++)
         ARMCI_Malloc_group(bases[i], ALLOC_BYTES, &g);
-    long heap3 = heap_in_use();
+    long heap3 = bench_heap_in_use();
     for (int i = NALLOC - 1; i >= 0; i--)
         ARMCI_Free_group(bases[i][grank], &g);
     ARMCI_Group_free(&g);

@@ -1,12 +1,15 @@
 /*
  * Small helpers the benchmark and application programs share: a clock, the median of a
- * batch of timings, and a reproducible random generator (splitmix64), so that a program's
- * input is the same on every process and in every run.
+ * batch of timings, a reproducible random generator (splitmix64), so that a program's
+ * input is the same on every process and in every run, and the process's private memory
+ * and heap (scale_bench.c, testing/mpi/t_footprint.c).
  */
 #ifndef ARMCI_BENCH_H
 #define ARMCI_BENCH_H
 
+#include <malloc.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -55,6 +58,28 @@ static inline uint64_t bench_hash_term(double v, uint64_t index)
     uint64_t bits;
     memcpy(&bits, &v, sizeof(bits));
     return (bits + 0x9e3779b97f4a7c15ull * index) * 0xff51afd7ed558ccdull;
+}
+
+/** Private memory of this process in bytes (RssAnon of /proc/self/status), -1024 when
+ *  /proc does not say. */
+static inline long bench_rss_anon(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "RssAnon:", 8) == 0)
+            kb = atol(line + 8);
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
+
+/** Heap bytes in use, in malloc's arenas and in chunks mapped of their own. */
+static inline long bench_heap_in_use(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return (long)(m.uordblks + m.hblkhd);
 }
 
 #endif

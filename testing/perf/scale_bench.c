@@ -12,7 +12,6 @@
  * wrote) and the C heap in use (mallinfo2), which a run with glibc's thread cache off
  * (GLIBC_TUNABLES=glibc.malloc.tcache_count=0) reads without the freed blocks it keeps.
  */
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,25 +24,6 @@
 #define NBARRIER 100
 
 static int me, np;
-
-static long rss_anon(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "RssAnon:", 8) == 0)
-            kb = atol(line + 8);
-    if (f)
-        fclose(f);
-    return kb * 1024;
-}
-
-static long heap_in_use(void)
-{
-    struct mallinfo2 m = mallinfo2();
-    return (long)(m.uordblks + m.hblkhd);
-}
 
 static double max_over(double v)
 {
@@ -78,11 +58,11 @@ int main(int argc, char **argv)
     long *got = malloc((size_t)np * sizeof(long));
 
     MPI_Barrier(MPI_COMM_WORLD);
-    long m0 = rss_anon();
+    long m0 = bench_rss_anon();
     double t0 = bench_now();
     ARMCI_Init();
     double t_init = bench_now() - t0;
-    long m1 = rss_anon();
+    long m1 = bench_rss_anon();
 
     /* first contact: a put to and a get from every process */
     void **slot = malloc((size_t)np * sizeof(void *));
@@ -105,15 +85,15 @@ int main(int argc, char **argv)
     }
     ARMCI_Barrier();
     double t_contact = bench_now() - t1;
-    long m2 = rss_anon();
+    long m2 = bench_rss_anon();
 
-    long h0 = heap_in_use();
+    long h0 = bench_heap_in_use();
     for (int i = 0; i < NALLOC; i++) {
         double s = bench_now();
         ARMCI_Malloc(bases[i], 64);
         tm[i] = bench_now() - s;
     }
-    long h1 = heap_in_use();
+    long h1 = bench_heap_in_use();
     for (int i = NALLOC - 1; i >= 0; i--) {
         double s = bench_now();
         ARMCI_Free(bases[i][me]);
