@@ -2,8 +2,9 @@
  * OSU-style ARMCI benchmark: latency (8 B - 1 KiB) of Get, Put, Acc and NbGet+Wait,
  * bandwidth (1 KiB - 4 MiB) of Get and Put, and the overlap of a 256 KiB NbGet with
  * computation. Process 0 measures against process 1; the others wait in a barrier.
- * Values are medians over batches. Built twice: against armci-ofi and (with
- * -DBENCH_ARMCI_MPI) against ARMCI-MPI, so the two run side by side on the same input.
+ * Values are medians over batches. Built against armci-ofi, against ARMCI-MPI (with
+ * -DBENCH_ARMCI_MPI) and against GA's ComEx (-DBENCH_COMEX=name, build-comex.sh), so
+ * that they run side by side on the same input.
  * A third mode, --raw-shm, copies through an MPI shared-memory window: the floor of
  * any same-node path.
  *
@@ -22,9 +23,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <mpi.h>
+
 #include <armci.h>
 #include "bench.h"
-#ifndef BENCH_ARMCI_MPI
+#if defined(BENCH_ARMCI_MPI) || defined(BENCH_COMEX)
+#define BENCH_PEER 1 /* a peer's ARMCI: only the calls every ARMCI has */
+#endif
+#ifndef BENCH_PEER
 #include <armcix.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -33,6 +39,11 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #define IMPL "armci-ofi"
+#elif defined(BENCH_COMEX)
+#define IMPL BENCH_COMEX
+/* GA's ComEx keeps the communicator of the processes ARMCI serves here, not in armci.h:
+ * with MPI-PR one process per node is ComEx's own and never returns from ARMCI_Init. */
+extern MPI_Comm ARMCI_COMM_WORLD;
 #else
 #define IMPL "armci-mpi"
 #endif
@@ -41,6 +52,8 @@
 
 static FILE *csv;
 static char path_name[64];
+/* The processes ARMCI serves: MPI_COMM_WORLD but for ComEx MPI-PR's progress ranks. */
+static MPI_Comm world;
 
 static void emit(const char *op, size_t bytes, double value, const char *unit)
 {
@@ -213,7 +226,7 @@ static void aggregation(int get, void *remote, char *local)
          bench_median(ratio, BATCHES), "x");
 }
 
-#ifndef BENCH_ARMCI_MPI
+#ifndef BENCH_PEER
 /* A notified put, ping-pong between processes 0 and 1: each puts @p n bytes into the
  * other's block and then a flag the other waits for; half a round trip, us. mode 0:
  * ARMCI_Put_flag; mode 1: ARMCI_Put, ARMCI_Fence and a value put of the flag, which is
@@ -302,11 +315,17 @@ static double overlap(void *remote, char *local)
  * flag ping-pong against process 0's 1000, and both waited forever). */
 static void set_path_name(void)
 {
-#ifndef BENCH_ARMCI_MPI
+#ifndef BENCH_PEER
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     snprintf(path_name, sizeof(path_name), "%s",
              ARMCIX_Path_of(me == 1 ? 0 : 1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
+#elif defined(BENCH_COMEX)
+    /* "tcp" when the run stands for two nodes: ComEx's copies through node memory off
+     * (COMEX_ENABLE_PUT_SMP=0 and its twins, MPI-PR) or MPI kept to TCP (OMPI_MCA_btl) */
+    const char *smp = getenv("COMEX_ENABLE_PUT_SMP"), *btl = getenv("OMPI_MCA_btl");
+    int apart = (smp && strcmp(smp, "0") == 0) || (btl && !strstr(btl, "vader"));
+    snprintf(path_name, sizeof(path_name), "%s", apart ? "tcp" : "node");
 #else
     /* which of Open MPI's one-sided components carried it (pt2pt: over TCP) */
     const char *osc = getenv("OMPI_MCA_osc");
@@ -395,17 +414,17 @@ static void tell_others(int np)
 {
     int token = 0;
     for (int p = 1; p < np; p++)
-        MPI_Send(&token, 1, MPI_INT, p, 99, MPI_COMM_WORLD);
+        MPI_Send(&token, 1, MPI_INT, p, 99, world);
 }
 
 static void wait_word(int naps)
 {
     int token, done = 0;
     MPI_Request r;
-    MPI_Irecv(&token, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, &r);
+    MPI_Irecv(&token, 1, MPI_INT, 0, 99, world, &r);
     while (!done) {
         MPI_Test(&r, &done, MPI_STATUS_IGNORE);
-#ifndef BENCH_ARMCI_MPI
+#ifndef BENCH_PEER
         ARMCIX_Progress();
 #endif
         if (naps && !done)
@@ -416,8 +435,8 @@ static void wait_word(int naps)
 static void run_overlap_breakdown(void)
 {
     int me, np;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_rank(world, &me);
+    MPI_Comm_size(world, &np);
     const size_t n = 256 * 1024;
     const char *nb = getenv("BENCH_OVL_BATCHES");
     if (nb && atoi(nb) > 0)
@@ -475,8 +494,8 @@ static void run_overlap_breakdown(void)
     double mine[5], all[2][5];
     char busiest[32], names[2][32];
     task_deltas(before, nbefore, after, nafter, OVL_BATCHES, mine, busiest, sizeof busiest);
-    MPI_Gather(mine, 5, MPI_DOUBLE, all, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    MPI_Gather(busiest, 32, MPI_CHAR, names, 32, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Gather(mine, 5, MPI_DOUBLE, all, 5, MPI_DOUBLE, 0, world);
+    MPI_Gather(busiest, 32, MPI_CHAR, names, 32, MPI_CHAR, 0, world);
     if (me == 0) {
         printf("# %s, path %s: overlap of a 256 KiB NbGet with %.1f us of computation, "
                "medians of %d batches\n",
@@ -502,9 +521,9 @@ static void run_overlap_breakdown(void)
 static void run_armci(void)
 {
     int me;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_rank(world, &me);
     int np;
-    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_size(world, &np);
     const size_t max = 4 << 20;
     void **base = malloc((size_t)np * sizeof(void *));
     ARMCI_Malloc(base, (armci_size_t)max);
@@ -517,7 +536,8 @@ static void run_armci(void)
         printf("# %s, path %s, %d processes (process 0 -> 1), medians of %d batches\n", IMPL,
                path_name, np, BATCHES);
         printf("%-10s %10s %12s\n", "operation", "bytes", "value");
-        int fabric = strcmp(path_name, "shm") != 0 && strcmp(path_name, "mpi-default") != 0;
+        int fabric = strcmp(path_name, "shm") != 0 && strcmp(path_name, "mpi-default") != 0 &&
+                     strcmp(path_name, "node") != 0;
         int iters = fabric ? 200 : 2000;
         static const char *names[] = {"get", "put", "acc", "nbget"};
         for (int op = OP_GET; op <= OP_NBGET; op++)
@@ -536,7 +556,7 @@ static void run_armci(void)
         for (int get = 0; get < 2; get++)
             aggregation(get, base[1], local);
     }
-#ifndef BENCH_ARMCI_MPI
+#ifndef BENCH_PEER
     /* both processes take part: the flag comes back */
     ARMCI_Barrier();
     memset(base[me], 0, 64);
@@ -604,7 +624,7 @@ static void run_raw_shm(void)
     MPI_Comm_free(&node);
 }
 
-#ifndef BENCH_ARMCI_MPI
+#ifndef BENCH_PEER
 /* ---- the libfabric floor ---- */
 
 #define OFI_CHECK(expr)                                                                            \
@@ -761,6 +781,7 @@ int main(int argc, char **argv)
 {
     int raw_shm = 0, raw_ofi = 0, overlap_only = 0;
     MPI_Init(&argc, &argv);
+    world = MPI_COMM_WORLD;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
             csv = fopen(argv[++i], "a");
@@ -780,11 +801,14 @@ int main(int argc, char **argv)
     if (raw_shm) {
         run_raw_shm();
     } else if (raw_ofi) {
-#ifndef BENCH_ARMCI_MPI
+#ifndef BENCH_PEER
         run_raw_ofi();
 #endif
     } else {
         ARMCI_Init();
+#ifdef BENCH_COMEX
+        world = ARMCI_COMM_WORLD;
+#endif
         if (overlap_only)
             run_overlap_breakdown();
         else

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Side-by-side benchmark on 2 processes: armci-ofi on node shared memory and on
 # libfabric (tcp, shared memory off), the raw libfabric and shared-memory floors, and
-# ARMCI-MPI (default and over TCP). Tables to stdout; BENCH_CSV=file also collects CSV rows.
+# ARMCI-MPI (default and over TCP), and GA's ComEx where build-comex.sh built it (make bench
+# GA_SRC=...). Tables to stdout; BENCH_CSV=file also collects CSV rows.
 here=$(cd "$(dirname "$0")" && pwd)
 run="$here/../run-mpi.sh"
 b=${top_builddir:-.}/testing/perf
@@ -34,3 +35,15 @@ if [ -x "$b/armci_bench_mpi" ]; then
     echo "== ARMCI-MPI over TCP (OMPI_MCA_osc=pt2pt, btl self,tcp)"
     OMPI_MCA_osc=pt2pt "$run" 2 --mca btl self,tcp "$b/armci_bench_mpi" $csv
 fi
+for c in mpi-pr mpi-ts mpi3; do
+    x=${top_builddir:-.}/comex/armci_bench_comex-$c
+    [ -x "$x" ] || continue
+    np=2 off=
+    # MPI-PR: one more process, its progress rank; over TCP its node-memory copies off
+    [ "$c" = mpi-pr ] && np=3 off="COMEX_ENABLE_PUT_SMP=0 COMEX_ENABLE_GET_SMP=0 COMEX_ENABLE_ACC_SMP=0"
+    [ "$c" = mpi3 ] && off="OMPI_MCA_osc=pt2pt"
+    echo "== GA's ComEx $c, same node"
+    "$run" "$np" "$x" $csv
+    echo "== GA's ComEx $c over TCP (btl self,tcp)"
+    env $off OMPI_MCA_btl=self,tcp "$run" "$np" "$x" $csv
+done

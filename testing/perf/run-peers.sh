@@ -1,0 +1,64 @@
+#!/bin/sh
+# armci-ofi beside every other ARMCI this machine can run, on the same benchmark
+# (armci_bench.c) and in one run: ARMCI-MPI (Debian's), GA's own ARMCI on ComEx MPI-PR,
+# MPI-TS and MPI3 (when build-comex.sh has built them: make peers-bench GA_SRC=...), and
+# the floors, a memcpy through shared memory and plain libfabric fi_read/fi_write.
+#   run-peers.sh [BUILD_DIR]
+# Two configurations, 2 processes: node (one node: each library's own same-node path) and
+# tcp (the stand-in for two nodes: armci-ofi with ARMCI_SHM=0 over libfabric's tcp,
+# ARMCI-MPI on Open MPI's osc/pt2pt, ComEx MPI-PR with its node-memory copies off, and MPI
+# kept to TCP for everyone). ComEx MPI-PR gets one more process, its progress rank.
+# ROUNDS rounds (default 3); within a round every library runs once in each
+# configuration, one after the other, so that they share the machine's drift. Rows to
+# PEERS_CSV (default peers.csv: round,config,impl,path,op,bytes,value,unit), then the
+# table of medians over the rounds (peers-table.sh).
+build=${1:-${top_builddir:-.}}
+here=$(cd "$(dirname "$0")" && pwd)
+run="$here/../run-mpi.sh"
+b=$build/testing/perf
+cx=$build/comex
+out=${PEERS_CSV:-peers.csv}
+export TEST_TIMEOUT=${TEST_TIMEOUT:-900}
+libs="armci-ofi"
+[ -x "$b/armci_bench_mpi" ] && libs="$libs armci-mpi"
+for c in mpi-pr mpi-ts mpi3; do
+    [ -x "$cx/armci_bench_comex-$c" ] && libs="$libs comex-$c"
+done
+case $libs in *comex*) ;; *) echo "run-peers: no ComEx built (make peers-bench GA_SRC=<Global Arrays 5.8.2 source>); its columns are left out" ;; esac
+echo "round,config,impl,path,op,bytes,value,unit" >"$out"
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
+    r=$1 cfg=$2 lib=$3
+    np=2 prog= args= envs=
+    [ "$cfg" = tcp ] && envs="OMPI_MCA_btl=self,tcp"
+    case $lib-$cfg in
+    armci-ofi-node) prog=$b/armci_bench envs="ARMCI_SHM=1" ;;
+    armci-ofi-tcp) prog=$b/armci_bench envs="$envs ARMCI_SHM=0 FI_PROVIDER=tcp" ;;
+    armci-mpi-node) prog=$b/armci_bench_mpi ;;
+    armci-mpi-tcp) prog=$b/armci_bench_mpi envs="$envs OMPI_MCA_osc=pt2pt" ;;
+    comex-mpi-pr-*) prog=$cx/armci_bench_comex-mpi-pr np=3 ;;
+    comex-*) prog=$cx/armci_bench_$lib ;;
+    memcpy-node) prog=$b/armci_bench args=--raw-shm ;;
+    libfabric-tcp) prog=$b/armci_bench args=--raw-ofi envs="$envs FI_PROVIDER=tcp" ;;
+    *) return 0 ;;
+    esac
+    case $lib-$cfg in
+    comex-mpi-pr-tcp) envs="$envs COMEX_ENABLE_PUT_SMP=0 COMEX_ENABLE_GET_SMP=0 COMEX_ENABLE_ACC_SMP=0" ;;
+    comex-mpi3-tcp) envs="$envs OMPI_MCA_osc=pt2pt" ;;
+    esac
+    echo "== round $r, $cfg: $lib"
+    rm -f "$tmp"
+    env $envs "$run" "$np" "$prog" $args --csv "$tmp" || echo "run-peers: $lib ($cfg) failed"
+    [ -f "$tmp" ] && sed "s/^/$r,$cfg,/" "$tmp" >>"$out"
+}
+
+for r in $(seq "${ROUNDS:-3}"); do
+    for cfg in node tcp; do
+        for lib in $libs memcpy libfabric; do
+            one "$r" "$cfg" "$lib"
+        done
+    done
+done
+"$here/peers-table.sh" "$out"
