@@ -93,10 +93,11 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
             FI_PROVIDER=tcp ARMCI_PROGRESS_CPUS=0-1 ARMCI_PROGRESS_WAKE_MIN=1 T_PROGRESS_CPUS=0-1
         ;;
     esac
-    # flagged puts: each acknowledged at once instead of deferred; and deferred ones
-    # retired from a full request pool (the origin must ask for their acknowledgement)
+    # flagged puts and the messages of small contiguous puts over tcp: each acknowledged
+    # at once instead of deferred; and deferred ones retired from a full request pool (the
+    # origin must ask for their acknowledgement)
     case $t in
-    t_values | t_progress)
+    t_values | t_progress | t_contig | t_order)
         one "$t np=3 fabric tcp, flagged puts acknowledged at once" 3 ARMCI_SHM=0 \
             FI_PROVIDER=tcp ARMCI_ACK_DEFER=0
         one "$t np=3 fabric tcp, 4 requests" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MAX_REQUESTS=4
@@ -104,7 +105,15 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
     esac
     case $t in
     t_contig | t_acc | t_handles | t_strided | t_vector | t_agg | t_order)
-        one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
+        one "$t np=3 fabric tcp buffered" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=4M \
+            ARMCI_INJECT_MAX=0 ARMCI_PUT_MESSAGE_MAX=0
+        ;;
+    esac
+    # small contiguous puts over tcp as RMA writes, each waiting for the one before it,
+    # instead of messages (ARMCI_PUT_MESSAGE_MAX)
+    case $t in
+    t_contig | t_order | t_values)
+        one "$t np=3 fabric tcp, puts as writes" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PUT_MESSAGE_MAX=0
         ;;
     esac
     # a provider whose messages are short: gets and puts go in pieces, direct ones (4 KiB)
@@ -114,7 +123,8 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         one "$t np=3 fabric tcp, messages of 4 KiB at most" 3 ARMCI_SHM=0 FI_PROVIDER=tcp \
             ARMCI_MSG_MAX=4K
         one "$t np=3 fabric tcp buffered, messages of 1000 bytes at most" 3 ARMCI_SHM=0 \
-            FI_PROVIDER=tcp ARMCI_MSG_MAX=1000 ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0
+            FI_PROVIDER=tcp ARMCI_MSG_MAX=1000 ARMCI_BUFFERED_MAX=4M ARMCI_INJECT_MAX=0 \
+            ARMCI_PUT_MESSAGE_MAX=0
         ;;
     esac
     case $t in

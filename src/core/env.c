@@ -123,7 +123,8 @@ static int check_range(const armcii_env_row_t *row, long v)
         return v >= 4096 && v <= (1L << 30) ? 0 : -1;
     if (strcmp(row->name, "ARMCI_AGG_MAX") == 0)
         return v >= 1 ? 0 : -1;
-    if (strcmp(row->name, "ARMCI_INJECT_MAX") == 0)
+    if (strcmp(row->name, "ARMCI_INJECT_MAX") == 0 ||
+        strcmp(row->name, "ARMCI_PUT_MESSAGE_MAX") == 0)
         return v >= -1 ? 0 : -1;
     /* 0 s would fail every wait that is not already complete, such as the first connection
      * over tcp; there is no "no limit" value, a long one serves. */

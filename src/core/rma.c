@@ -89,8 +89,29 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
     armcii_stat_op(ARMCII_OP_PUT,
                    proto == ARMCII_PROTO_INJECT     ? ARMCII_ST_INJECT
                    : proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED
+                   : proto == ARMCII_PROTO_MESSAGE  ? ARMCII_ST_MESSAGE
                                                     : ARMCII_ST_DIRECT,
                    (long)len);
+    if (proto == ARMCII_PROTO_MESSAGE) {
+        /* Copied into a bounce buffer, so locally complete at once; the target's
+         * acknowledgement completes the request, and a later get or direct write to that
+         * target waits for it (armcii_order_before). */
+        if (blocking)
+            armcii_order_before(call, ARMCII_REQ_AM, target);
+        int wait_here = blocking && armcii_g.sends_need_caller;
+        armcii_req_t *req =
+            armcii_req_new(call, ARMCII_REQ_AM, target, blocking ? !wait_here : !hdl);
+        armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
+        armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
+        if (blocking && !wait_here)
+            armcii_amb_end_lazy(b);
+        else
+            armcii_amb_end(b);
+        if (!blocking)
+            hdl_bind(hdl, req);
+        armcii_req_finish(call, req, blocking, wait_here, len);
+        return 0;
+    }
     if (blocking)
         armcii_order_before(call, ARMCII_REQ_PUT, target);
     uint64_t raddr = remote_addr(seg, dst);

@@ -139,7 +139,8 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
             init_fail(call, "opening libfabric", st);
         armcii_g.fabric = 1;
         armcii_select_limits(&armcii_g.limits, &armcii_g.caps, armcii_g.env.INJECT_MAX,
-                             armcii_g.env.BUFFERED_MAX, armcii_g.env.ACC_NATIVE, armcii_g.shm);
+                             armcii_g.env.BUFFERED_MAX, armcii_g.env.PUT_MESSAGE_MAX,
+                             armcii_g.env.ACC_NATIVE, armcii_g.shm);
     }
     armcii_census_init();
     armcii_coll_init();

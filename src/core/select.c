@@ -3,7 +3,7 @@
 #include "warm.h"
 
 void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
-                          long buffered_max, long acc_native, int shm_peers)
+                          long buffered_max, long message_max, long acc_native, int shm_peers)
 {
     /* An injected put completes locally only: it is used where a later read can flush
      * it, that is where reads stay behind writes. */
@@ -12,6 +12,12 @@ void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, lon
         inject = (size_t)inject_max;
     l->inject_max = inject;
     l->buffered_max = buffered_max > 0 ? (size_t)buffered_max : 0;
+    /* Without write-after-write order every put would wait for the one before it to land
+     * (a completion and a flushing read: two round trips over tcp). Messages need no such
+     * wait: the target applies one origin's messages in the order they were sent. */
+    if (message_max < 0)
+        message_max = caps->order_waw ? 0 : ARMCII_PUT_MESSAGE_AUTO;
+    l->message_max = (size_t)message_max;
     l->bounce_size = caps->bounce_size;
     l->mr_local = caps->mr_local;
     /* Native atomics are not atomic with respect to our own same-node accumulates (loads
@@ -33,6 +39,8 @@ armcii_proto_t armcii_select_put(const armcii_sel_limits_t *l, armcii_path_t pat
      * buffer reusable and no registration is involved. */
     if (len <= l->inject_max)
         return ARMCII_PROTO_INJECT;
+    if (len <= l->message_max)
+        return ARMCII_PROTO_MESSAGE;
     if (len <= l->buffered_max)
         return ARMCII_PROTO_BUFFERED;
     if (l->mr_local && !local_registered)
@@ -68,6 +76,7 @@ ARMCII_HOT armcii_proto_t armcii_select_acc(const armcii_sel_limits_t *l, armcii
 
 const char *armcii_proto_name(armcii_proto_t p)
 {
-    static const char *names[] = {"local", "inject", "direct", "buffered", "acc-hw", "acc-sw"};
+    static const char *names[] = {"local",  "inject", "direct", "buffered",
+                                  "acc-hw", "acc-sw", "message"};
     return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "?";
 }

@@ -16,7 +16,8 @@ typedef enum {
     ARMCII_PROTO_DIRECT,   /* zero-copy RMA from/to the user buffer */
     ARMCII_PROTO_BUFFERED, /* through registered bounce buffers */
     ARMCII_PROTO_ACC_HW,   /* accumulate with libfabric atomics */
-    ARMCII_PROTO_ACC_SW    /* accumulate applied at the target (active message) */
+    ARMCII_PROTO_ACC_SW,   /* accumulate applied at the target (active message) */
+    ARMCII_PROTO_MESSAGE   /* put carried by a message the target applies in arrival order */
 } armcii_proto_t;
 
 /* Where the target is, seen from the caller (same values as ARMCIX_PATH_*). */
@@ -25,17 +26,24 @@ typedef enum { ARMCII_PATH_SELF, ARMCII_PATH_SHM, ARMCII_PATH_FABRIC } armcii_pa
 typedef struct {
     size_t inject_max;   /* largest inject put (0: never) */
     size_t buffered_max; /* puts/gets up to this size are buffered by choice */
+    size_t message_max;  /* puts up to this size go as messages (0: never) */
     size_t bounce_size;  /* payload of one bounce buffer */
     int mr_local;        /* provider needs registered local buffers (FI_MR_LOCAL) */
     int acc_hw;          /* libfabric atomics usable for accumulates at all */
 } armcii_sel_limits_t;
 
+/** Where the provider keeps no write behind the one before it, contiguous puts up to this
+ *  size go as messages unless ARMCI_PUT_MESSAGE_MAX says otherwise: the size up to which
+ *  strided blocks are packed into messages too (ARMCI_NC_DIRECT_MIN's default). */
+#define ARMCII_PUT_MESSAGE_AUTO 16384
+
 /** The limits for a transport that reports @p caps, under the settings ARMCI_INJECT_MAX
- *  (@p inject_max, negative: the provider's), ARMCI_BUFFERED_MAX (@p buffered_max) and
- *  ARMCI_ACC_NATIVE (@p acc_native: 1 on, 0 off, -1 auto), in a process that has
- *  same-node peers (@p shm_peers) or not. */
+ *  (@p inject_max, negative: the provider's), ARMCI_BUFFERED_MAX (@p buffered_max),
+ *  ARMCI_PUT_MESSAGE_MAX (@p message_max, negative: ARMCII_PUT_MESSAGE_AUTO where writes
+ *  after writes are not ordered, else 0) and ARMCI_ACC_NATIVE (@p acc_native: 1 on, 0 off,
+ *  -1 auto), in a process that has same-node peers (@p shm_peers) or not. */
 void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
-                          long buffered_max, long acc_native, int shm_peers);
+                          long buffered_max, long message_max, long acc_native, int shm_peers);
 
 /** Put of @p len bytes; @p local_registered: the source lies in registered memory. */
 armcii_proto_t armcii_select_put(const armcii_sel_limits_t *l, armcii_path_t path, size_t len,

@@ -401,13 +401,17 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
     am_hdr_t *h = b;
     armcii_req_op_posted(req);
     h->seq = armcii_ofi.peers[target].seq_out++;
-    if (h->kind == AM_PUTF && armcii_g.env.ACK_DEFER && !armcii_g.sends_need_caller) {
+    /* a flagged put, or a put whose builder ended lazily (armcii_amb_end_lazy) */
+    int lazy = h->kind == AM_PUTF || (h->kind == AM_PUTV && h->type == ACK_DEFERRED);
+    if (lazy)
+        h->type = 0; /* acknowledged at once, unless deferred here */
+    if (lazy && armcii_g.env.ACK_DEFER && !armcii_g.sends_need_caller) {
         /* Awaits the target's count, not an ack of its own; meanwhile only an
          * acknowledgement is due, so the progress thread need not poll for it. Not
          * without progress threads: a target that has left ARMCI (for MPI, say) after
          * seeing the flag could answer no request for the acknowledgement, whereas one
          * sent with the flag's own progress call gets there. */
-        h->type = PUTF_DEFERRED;
+        h->type = ACK_DEFERRED;
         am_acks_defer(&am.acks, target, req, h->seq);
         armcii_req_copied(req);
     }

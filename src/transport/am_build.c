@@ -149,6 +149,13 @@ void armcii_amb_end(armcii_amb_t *b)
     free(b);
 }
 
+void armcii_amb_end_lazy(armcii_amb_t *b)
+{
+    if (b->buf && b->kind == AM_PUTV)
+        ((am_hdr_t *)b->buf)->type = ACK_DEFERRED; /* am_send_request decides */
+    armcii_amb_end(b);
+}
+
 void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value)
 {
     if (!b->buf)

@@ -21,8 +21,9 @@ enum {
     AM_KIND_END
 };
 
-/* PUTF's `type`: its origin waits for no acknowledgement of its own (see am.c). */
-#define PUTF_DEFERRED 1
+/* The `type` of a PUTF, or of a PUTV its builder ended with armcii_amb_end_lazy: its
+ * origin waits for no acknowledgement of its own (see am.c). */
+#define ACK_DEFERRED 1
 
 typedef struct {
     uint32_t kind;

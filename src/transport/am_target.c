@@ -66,9 +66,9 @@ static int apply_records(const am_hdr_t *h, size_t len)
          * non-temporal stores, which only a fence orders before the flag. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         __atomic_store_n((int *)(uintptr_t)h->arg[0], (int)h->arg[1], __ATOMIC_RELEASE);
-        if (h->type == PUTF_DEFERRED)
-            return 1; /* acknowledged by the count on a later message */
     }
+    if (!acc && h->type == ACK_DEFERRED)
+        return 1; /* acknowledged by the count on a later message */
     am_hdr_t ack = {.kind = AM_ACK, .cookie = h->cookie};
     am_send_small(h->src, &ack, offsetof(am_hdr_t, arg));
     armcii_stats.acks_sent++;

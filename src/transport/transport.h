@@ -133,6 +133,10 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t 
                                const void *scale, int target);
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
 void armcii_amb_end(armcii_amb_t *b);
+/** Like armcii_amb_end, for a put whose acknowledgement the caller needs only when it
+ *  waits (a fence, a get from that target): the target acknowledges the last message by
+ *  the count on a later one or when asked (ARMCI_ACK_DEFER; not without progress threads). */
+void armcii_amb_end_lazy(armcii_amb_t *b);
 /** Like armcii_amb_end, and the target then stores @p value into the int at @p flag, after
  *  every block of this builder is in place (the last message carries the flag). */
 void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value);

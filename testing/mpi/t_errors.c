@@ -75,9 +75,15 @@ int main(int argc, char **argv)
         ARMCI_Group g;
         ARMCI_Group_create(t_me == 0 ? 1 : 2, all, &g);
     }
-    if (strcmp(c, "bad_local") == 0 && t_me == 0) { /* a buffer that is not memory at all */
-        char *bad = mmap(NULL, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        ARMCI_Put(bad, base[peer], 64, peer);
+    if (strcmp(c, "bad_local") == 0) { /* a buffer that is not memory at all */
+        /* 32 KiB: longer than a put the runtime copies into a message over tcp
+         * (ARMCI_PUT_MESSAGE_MAX), so that the provider reads the buffer in place */
+        void **big = malloc((size_t)t_np * sizeof(void *));
+        ARMCI_Malloc(big, 32768);
+        if (t_me == 0) {
+            char *bad = mmap(NULL, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            ARMCI_Put(bad, big[peer], 32768, peer);
+        }
     }
     if (strcmp(c, "finalize_after_mpi") == 0) {
         MPI_Finalize();

@@ -219,6 +219,49 @@ int main(int argc, char **argv)
                   n, t, wrong_slot);
         }
 
+    /* Contiguous puts on both sides of ARMCI_PUT_MESSAGE_MAX. Where the provider keeps no
+     * write behind the one before it (tcp;ofi_rxm), puts up to 16 KiB go as messages the
+     * target applies in order and longer ones as RMA writes; neither kind may overtake the
+     * other, and blocking 8-byte puts to one word land in the order issued. Patterns from a
+     * counter; the expected bytes are computed here. */
+    {
+        const size_t big = 32768, small = 4096;
+        unsigned char *a = malloc(big), *b = malloc(big), *got = malloc(big);
+        int p = (t_me + 1) % t_np, wrong_last = 0, wrong_mw = 0, wrong_wm = 0;
+        char *slot = (char *)base[p] + (size_t)t_me * slot_bytes;
+        for (int round = 0; round < 4; round++) {
+            for (size_t i = 0; i < big; i++) {
+                a[i] = (unsigned char)(i * 7 + (size_t)round + 1);
+                b[i] = (unsigned char)(i * 13 + (size_t)round + 101);
+            }
+            /* 50 one-word puts, no fence: the last value stays */
+            long word = 0;
+            for (long v = 1; v <= 50; v++)
+                ARMCI_Put(&v, slot, (int)sizeof(v), p);
+            ARMCI_Get(slot, &word, (int)sizeof(word), p);
+            wrong_last += word != 50;
+            /* a message, then a write over it: the write's bytes everywhere */
+            ARMCI_Put(a, slot, (int)small, p);
+            ARMCI_Put(b, slot, (int)big, p);
+            ARMCI_Get(slot, got, (int)big, p);
+            wrong_mw += memcmp(got, b, big) != 0;
+            /* a write, then a message over its start: the message's bytes there */
+            ARMCI_Put(b, slot, (int)big, p);
+            ARMCI_Put(a, slot, (int)small, p);
+            ARMCI_Get(slot, got, (int)big, p);
+            wrong_wm += memcmp(got, a, small) != 0 || memcmp(got + small, b + small, big - small);
+        }
+        CHECK(wrong_last == 0, "50 blocking 8-byte puts to one word: %d rounds read another value",
+              wrong_last);
+        CHECK(wrong_mw == 0, "4 KiB put then 32 KiB put over it: %d rounds read the older data",
+              wrong_mw);
+        CHECK(wrong_wm == 0, "32 KiB put then 4 KiB put over it: %d rounds read the older data",
+              wrong_wm);
+        free(a);
+        free(b);
+        free(got);
+    }
+
     ARMCI_Barrier();
     rc = ARMCI_Free(base[t_me]);
     CHECK(rc == 0, "ARMCI_Free returned %d", rc); /* armci-mpi tests/contrib/armci-test.c:335 */
