@@ -23,10 +23,30 @@ static int collect_unlocked(const char *call, armcii_op_t what, void *local, voi
     return armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
 }
 
+/* A put or get to a peer of this node, without the runtime lock when that is safe
+ * (armcii_copy_unlocked): the lock and its release were half of such a call. A
+ * nonblocking one completes within the call, its handle (not an aggregate one) marked
+ * done. */
+static int copy_unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
+                         int proc, armci_hdl_t *hdl, int blocking)
+{
+    if (bytes <= 0 || !local)
+        return 0;
+    armcii_check_init(call);
+    if (!blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl))
+        return 0;
+    if (!armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
+        return 0;
+    if (!blocking)
+        armcii_hdl_done(hdl);
+    return 1;
+}
+
 ARMCII_HOT static int get_common(const char *call, void *src, void *dst, int bytes, int proc,
                                  armci_hdl_t *hdl, int blocking)
 {
-    if (!blocking && collect_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl))
+    if ((!blocking && collect_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl)) ||
+        copy_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl, blocking))
         return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, dst, src, bytes, proc);
@@ -43,7 +63,8 @@ ARMCII_HOT static int get_common(const char *call, void *src, void *dst, int byt
 ARMCII_HOT static int put_common(const char *call, void *src, void *dst, int bytes, int proc,
                                  armci_hdl_t *hdl, int blocking)
 {
-    if (!blocking && collect_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl))
+    if ((!blocking && collect_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl)) ||
+        copy_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl, blocking))
         return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);

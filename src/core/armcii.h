@@ -308,6 +308,14 @@ void armcii_progress_thread_stop(void);
 
 /* ---- contiguous operations (src/core/rma.c) ---- */
 
+/** A blocking get or put of @p len bytes between @p local and @p remote on @p target, done
+ *  without the runtime lock where nothing it guards is touched: a peer on this node, a
+ *  program whose ARMCI calls come from one thread, a range inside one of the peer's
+ *  segments. 1 when done, 0 when the caller must take the locked way (which also reports
+ *  any error in the arguments). The API layer checked that ARMCI is initialised and
+ *  @p local is not NULL. */
+int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len, int target);
+
 int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
                const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
 int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
