@@ -3,7 +3,8 @@
 # library the median over the rounds; the floor of that row (memcpy on the node, plain
 # libfabric over tcp, where one was measured); the best peer (the best library that is not
 # armci-ofi, by the row's unit: time and ratio lower, bandwidth and overlap higher) and
-# armci-ofi over it ("ahead" when ours is at least as good).
+# armci-ofi over it ("ahead" when ours is at least as good; armci-ofi-before, run-peers.sh's
+# BEFORE_ENV column, is not a peer).
 #   peers-table.sh PEERS_CSV
 f=${1:?usage: peers-table.sh PEERS_CSV}
 awk -F, '
@@ -57,7 +58,7 @@ END {
             v = median(vals[k, libs[i]])
             med[libs[i]] = v
             printf " %s |", show(v)
-            if (libs[i] != "armci-ofi" && v != "" && (best == "" || better(u, v + 0, best + 0))) {
+            if (libs[i] !~ /^armci-ofi/ && v != "" && (best == "" || better(u, v + 0, best + 0))) {
                 best = v; bestlib = libs[i]
             }
         }

@@ -11,7 +11,10 @@
 # ROUNDS rounds (default 3); within a round every library runs once in each
 # configuration, one after the other, so that they share the machine's drift. Rows to
 # PEERS_CSV (default peers.csv: round,config,impl,path,op,bytes,value,unit), then the
-# table of medians over the rounds (peers-table.sh).
+# table of medians over the rounds (peers-table.sh). For a before-and-after in the same
+# run, BEFORE_LIBDIR (the .libs of an earlier build) and/or BEFORE_ENV (say
+# "ARMCI_PUT_MESSAGE_MAX=0") add a column armci-ofi-before: the same benchmark binary on
+# that library, under those settings.
 build=${1:-${top_builddir:-.}}
 here=$(cd "$(dirname "$0")" && pwd)
 run="$here/../run-mpi.sh"
@@ -20,6 +23,12 @@ cx=$build/comex
 out=${PEERS_CSV:-peers.csv}
 export TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 libs="armci-ofi"
+[ -n "${BEFORE_ENV:-}${BEFORE_LIBDIR:-}" ] && libs="$libs armci-ofi-before"
+before=$b/armci_bench
+if [ -n "${BEFORE_LIBDIR:-}" ]; then
+    # libtool's wrapper would put this build's library first: run the binary itself
+    before="env LD_LIBRARY_PATH=$BEFORE_LIBDIR $b/.libs/armci_bench"
+fi
 [ -x "$b/armci_bench_mpi" ] && libs="$libs armci-mpi"
 for c in mpi-pr mpi-ts mpi3; do
     [ -x "$cx/armci_bench_comex-$c" ] && libs="$libs comex-$c"
@@ -36,6 +45,8 @@ one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
     case $lib-$cfg in
     armci-ofi-node) prog=$b/armci_bench envs="ARMCI_SHM=1" ;;
     armci-ofi-tcp) prog=$b/armci_bench envs="$envs ARMCI_SHM=0 FI_PROVIDER=tcp" ;;
+    armci-ofi-before-node) prog=$before envs="ARMCI_SHM=1 ${BEFORE_ENV:-}" ;;
+    armci-ofi-before-tcp) prog=$before envs="$envs ARMCI_SHM=0 FI_PROVIDER=tcp ${BEFORE_ENV:-}" ;;
     armci-mpi-node) prog=$b/armci_bench_mpi ;;
     armci-mpi-tcp) prog=$b/armci_bench_mpi envs="$envs OMPI_MCA_osc=pt2pt" ;;
     comex-mpi-pr-*) prog=$cx/armci_bench_comex-mpi-pr np=3 ;;
@@ -46,12 +57,16 @@ one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
     esac
     case $lib-$cfg in
     comex-mpi-pr-tcp) envs="$envs COMEX_ENABLE_PUT_SMP=0 COMEX_ENABLE_GET_SMP=0 COMEX_ENABLE_ACC_SMP=0" ;;
-    comex-mpi3-tcp) envs="$envs OMPI_MCA_osc=pt2pt" ;;
+    comex-mpi3-*) envs="$envs OMPI_MCA_osc=pt2pt" ;; # osc/rdma and sm: MPI_ERR_WIN here
     esac
     echo "== round $r, $cfg: $lib"
     rm -f "$tmp"
-    env $envs "$run" "$np" "$prog" $args --csv "$tmp" || echo "run-peers: $lib ($cfg) failed"
-    [ -f "$tmp" ] && sed "s/^/$r,$cfg,/" "$tmp" >>"$out"
+    env $envs "$run" "$np" $prog $args --csv "$tmp" || echo "run-peers: $lib ($cfg) failed"
+    [ -f "$tmp" ] || return 0
+    case $lib in
+    armci-ofi-before) sed "s/^armci-ofi,/armci-ofi-before,/; s/^/$r,$cfg,/" "$tmp" >>"$out" ;;
+    *) sed "s/^/$r,$cfg,/" "$tmp" >>"$out" ;;
+    esac
 }
 
 for r in $(seq "${ROUNDS:-3}"); do
