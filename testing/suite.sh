@@ -110,10 +110,16 @@ for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync 
         ;;
     esac
     # small contiguous puts over tcp as RMA writes, each waiting for the one before it,
-    # instead of messages (ARMCI_PUT_MESSAGE_MAX)
+    # instead of messages (ARMCI_PUT_MESSAGE_MAX); and as messages of their own, not
+    # sharing one (ARMCI_PUT_COMBINE)
     case $t in
     t_contig | t_order | t_values)
         one "$t np=3 fabric tcp, puts as writes" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PUT_MESSAGE_MAX=0
+        ;;
+    esac
+    case $t in
+    t_order | t_values)
+        one "$t np=3 fabric tcp, a message per put" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PUT_COMBINE=0
         ;;
     esac
     # a provider whose messages are short: gets and puts go in pieces, direct ones (4 KiB)

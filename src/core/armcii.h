@@ -65,7 +65,8 @@ typedef struct {
     int out_write;    /* puts and hardware accumulates in flight to it */
     int out_sw;       /* software accumulates awaiting their acknowledgement */
     int out_implicit; /* implicit-handle requests in flight */
-    int pad[3];
+    int open;         /* 1 + the slot of its open put message (rma.c), 0 when none */
+    int pad[2];
 } armcii_peer_t;
 _Static_assert(sizeof(armcii_peer_t) == 32, "two peers to a cache line, none across two");
 
@@ -289,6 +290,9 @@ int armcii_progress(void);
 void armcii_wait_zero(const char *call, const int *counter, int target);
 /** Before a blocking operation of @p kind to @p target: keep ARMCI's ordering promise. */
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target);
+/** Before a nonblocking operation to @p target that does not go as a message: wait until
+ *  the messages in flight to it have been applied. */
+void armcii_order_after_messages(const char *call, int target);
 void armcii_fence(const char *call, int target);
 /** @p fn runs first in every fence of a target (aggregation registers its flush). */
 void armcii_fence_hook(void (*fn)(const char *call, int target));
@@ -315,6 +319,18 @@ void armcii_progress_thread_stop(void);
  *  any error in the arguments). The API layer checked that ARMCI is initialised and
  *  @p local is not NULL. */
 int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len, int target);
+
+/* Blocking puts sent as messages (ARMCI_PUT_MESSAGE_MAX) share the message of the last one
+ * to their target until something else goes there (ARMCI_PUT_COMBINE). Every operation to
+ * a target and every wait for one sends its open message first; so do these. */
+/** Sends @p target's open put message, if it has one. */
+void armcii_put_open_send(const char *call, int target);
+/** Sends every open put message. */
+void armcii_put_open_send_all(const char *call);
+/** For the progress thread: sends each open message no put joined since its last pass. */
+void armcii_put_open_age(void);
+/** Open put messages, over all targets. */
+extern int armcii_put_open_count;
 
 int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
                const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);

@@ -105,6 +105,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         armcii_hdl_done(hdl);
         return 0;
     }
+    armcii_put_open_send(call, target);
 
     if (what == ARMCII_OP_GET) {
         /* Served from the cache only when every block is there; a partial answer would
@@ -134,6 +135,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
     int wait_here = blocking && (what == ARMCII_OP_GET || direct_put || armcii_g.sends_need_caller);
     if (blocking)
         armcii_order_before(call, kind, target);
+    else if (kind != ARMCII_REQ_AM)
+        armcii_order_after_messages(call, target);
     armcii_req_t *req = armcii_req_new(call, kind, target, blocking ? !wait_here : !hdl);
 
     char *staged = NULL;
@@ -186,6 +189,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
                     uint64_t comparand)
 {
     size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
+    armcii_put_open_send(call, target);
     armcii_cache_write(target, addr, size);
     /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
      * included: all atomics on a word must go one way to stay atomic with each other. */

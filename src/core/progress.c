@@ -231,6 +231,8 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
 {
     static const char *what[] = {"a get", "a put", "an operation applied by the target",
                                  "an atomic operation"};
+    if (req->in_use && req->gen == gen && req->target >= 0 && armcii_g.peers[req->target].open)
+        armcii_put_open_send(call, req->target); /* perhaps this very request */
     watch_t w = {0};
     double t0 = armcii_g.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->gen == gen)
@@ -241,6 +243,12 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
 
 void armcii_wait_zero(const char *call, const int *counter, int target)
 {
+    if (armcii_put_open_count > 0) { /* what is waited for may not have left yet */
+        if (target >= 0)
+            armcii_put_open_send(call, target);
+        else
+            armcii_put_open_send_all(call);
+    }
     if (*counter <= 0)
         return;
     watch_t w = {0};
@@ -278,6 +286,16 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
         armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
         armcii_ofi_flush(call, target);
     }
+}
+
+void armcii_order_after_messages(const char *call, int target)
+{
+    /* Nonblocking operations are unordered among themselves until completed, not with what
+     * this process did before them: a message on its way (a blocking put or accumulate
+     * returns with it sent) must be applied before a read or write the transport may
+     * carry past it. */
+    if (armcii_g.peers[target].out_sw > 0)
+        armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
 }
 
 void armcii_order_local(const char *call)
@@ -544,6 +562,8 @@ static void *progress_main(void *arg)
             continue;
         }
         int n = armcii_progress();
+        if (armcii_put_open_count > 0)
+            armcii_put_open_age();
         int mine = armcii_g.pool.nactive > armcii_g.ncopied;
         armcii_stats.progress_wakeups += n > 0;
         armcii_warm_maybe(armcii_now());

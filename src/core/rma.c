@@ -66,6 +66,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         local_copy(call, path, dst, src, len, hdl, ARMCII_OP_GET, 0);
         return 0;
     }
+    armcii_put_open_send(call, target);
     void *fill = NULL;
     if (seg->alloc->cache_mode != ARMCIX_CACHE_OFF) {
         if (armcii_cache_get(target, src, dst, len)) {
@@ -80,6 +81,8 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
                    (long)len);
     if (blocking)
         armcii_order_before(call, ARMCII_REQ_GET, target);
+    else
+        armcii_order_after_messages(call, target);
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, !blocking && !hdl);
     if (fill) { /* read into a record of ours; completion delivers to dst and fills */
         req->scratch = fill;
@@ -92,6 +95,91 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         hdl_bind(hdl, req);
     armcii_req_finish(call, req, blocking, blocking, len);
     return 0;
+}
+
+/*
+ * Open put messages. A blocking put that goes as a message is locally complete once its
+ * bytes are in the bounce buffer, so the message need not leave yet: the next blocking
+ * put to the same target joins it, and 1000 of them take a handful of sends instead of
+ * 1000 (as ComEx over MPI-3 queues its puts in Open MPI's osc/pt2pt until the fence).
+ * The message goes before anything else is issued to its target or waited for (every
+ * operation to a target calls armcii_put_open_send; so do armcii_wait_zero and
+ * armcii_req_wait_gen), when it is full (the builder sends it and starts another), when a
+ * ninth target needs a slot, and from the progress thread once a pass saw no put join it:
+ * data never waits for the application's next ARMCI call. Under the runtime lock, like
+ * everything here.
+ */
+#define OPEN_SLOTS 8
+
+typedef struct {
+    armcii_amb_t *b; /* NULL: the slot is free */
+    armcii_req_t *req;
+    size_t bytes;
+    int target;
+    int joined; /* a put joined since the progress thread's last pass */
+} open_msg_t;
+
+static open_msg_t open_msgs[OPEN_SLOTS];
+static int open_next;
+int armcii_put_open_count;
+
+static void open_send(const char *call, open_msg_t *o)
+{
+    armcii_g.peers[o->target].open = 0;
+    armcii_put_open_count--;
+    armcii_amb_t *b = o->b;
+    armcii_req_t *req = o->req;
+    size_t bytes = o->bytes;
+    o->b = NULL;
+    o->req = NULL;
+    armcii_amb_end_lazy(b);
+    armcii_req_finish(call, req, 1, 0, bytes);
+}
+
+void armcii_put_open_send(const char *call, int target)
+{
+    int s = armcii_g.peers[target].open;
+    if (s)
+        open_send(call, &open_msgs[s - 1]);
+}
+
+void armcii_put_open_send_all(const char *call)
+{
+    for (int s = 0; s < OPEN_SLOTS && armcii_put_open_count > 0; s++)
+        if (open_msgs[s].b)
+            open_send(call, &open_msgs[s]);
+}
+
+void armcii_put_open_age(void)
+{
+    for (int s = 0; s < OPEN_SLOTS && armcii_put_open_count > 0; s++) {
+        open_msg_t *o = &open_msgs[s];
+        if (!o->b)
+            continue;
+        if (o->joined)
+            o->joined = 0;
+        else
+            open_send("armci progress (an open put message)", o);
+    }
+}
+
+/* The open message to @p target, opened if it has none. */
+static open_msg_t *open_msg(const char *call, int target)
+{
+    int s = armcii_g.peers[target].open;
+    if (s)
+        return &open_msgs[s - 1];
+    open_msg_t *o = &open_msgs[open_next];
+    open_next = (open_next + 1) % OPEN_SLOTS;
+    if (o->b)
+        open_send(call, o);
+    o->target = target;
+    o->bytes = 0;
+    o->req = armcii_req_new(call, ARMCII_REQ_AM, target, 1);
+    o->b = armcii_amb_begin(call, o->req, ARMCII_OP_PUT, 0, NULL, target);
+    armcii_g.peers[target].open = (int)(o - open_msgs) + 1;
+    armcii_put_open_count++;
+    return o;
 }
 
 ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
@@ -117,6 +205,14 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         if (blocking)
             armcii_order_before(call, ARMCII_REQ_AM, target);
         int wait_here = blocking && armcii_g.sends_need_caller;
+        if (blocking && !wait_here && armcii_g.env.PUT_COMBINE) {
+            open_msg_t *o = open_msg(call, target);
+            armcii_amb_add(o->b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
+            o->bytes += len;
+            o->joined = 1;
+            return 0;
+        }
+        armcii_put_open_send(call, target); /* this one must not overtake it */
         armcii_req_t *req =
             armcii_req_new(call, ARMCII_REQ_AM, target, blocking ? !wait_here : !hdl);
         armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
@@ -130,8 +226,11 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         armcii_req_finish(call, req, blocking, wait_here, len);
         return 0;
     }
+    armcii_put_open_send(call, target);
     if (blocking)
         armcii_order_before(call, ARMCII_REQ_PUT, target);
+    else
+        armcii_order_after_messages(call, target);
     uint64_t raddr = remote_addr(seg, dst);
     if (proto == ARMCII_PROTO_INJECT) {
         armcii_ofi_put(call, NULL, src, len, target, raddr, armcii_seg_key(seg, target), proto);
@@ -169,6 +268,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
         __atomic_store_n(flag, value, __ATOMIC_RELEASE);
         return;
     }
+    armcii_put_open_send(call, target);
     if (!hdl && len > armcii_g.limits.bounce_size) {
         /* Beyond one bounce buffer a blocking call writes the data zero-copy and sends the
          * flag once it has landed: copying through several messages costs more than that
@@ -209,10 +309,13 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         armcii_hdl_done(hdl);
         return 0;
     }
+    armcii_put_open_send(call, target);
     armcii_cache_write(target, dst, len);
     armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_AM;
     if (blocking)
         armcii_order_before(call, kind, target);
+    else if (kind != ARMCII_REQ_AM)
+        armcii_order_after_messages(call, target);
     /* Both protocols copy the source before returning, so blocking calls need not wait
      * (unless nothing would move the data on once the caller leaves ARMCI). */
     int wait_here = blocking && armcii_g.sends_need_caller;

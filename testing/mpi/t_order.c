@@ -221,13 +221,15 @@ int main(int argc, char **argv)
 
     /* Contiguous puts on both sides of ARMCI_PUT_MESSAGE_MAX. Where the provider keeps no
      * write behind the one before it (tcp;ofi_rxm), puts up to 16 KiB go as messages the
-     * target applies in order and longer ones as RMA writes; neither kind may overtake the
-     * other, and blocking 8-byte puts to one word land in the order issued. Patterns from a
-     * counter; the expected bytes are computed here. */
+     * target applies in order (blocking ones sharing a message until something else goes
+     * to the target, ARMCI_PUT_COMBINE) and longer ones as RMA writes; neither kind may
+     * overtake the other, nor a nonblocking get or write issued after them, and blocking
+     * 8-byte puts to one word land in the order issued. Patterns from a counter; the
+     * expected bytes are computed here. */
     {
         const size_t big = 32768, small = 4096;
         unsigned char *a = malloc(big), *b = malloc(big), *got = malloc(big);
-        int p = (t_me + 1) % t_np, wrong_last = 0, wrong_mw = 0, wrong_wm = 0;
+        int p = (t_me + 1) % t_np, wrong_last = 0, wrong_mw = 0, wrong_wm = 0, wrong_nb = 0;
         char *slot = (char *)base[p] + (size_t)t_me * slot_bytes;
         for (int round = 0; round < 4; round++) {
             for (size_t i = 0; i < big; i++) {
@@ -250,6 +252,21 @@ int main(int argc, char **argv)
             ARMCI_Put(a, slot, (int)small, p);
             ARMCI_Get(slot, got, (int)big, p);
             wrong_wm += memcmp(got, a, small) != 0 || memcmp(got + small, b + small, big - small);
+            /* nonblocking operations after blocking ones: a get sees the puts before it,
+             * a write lands after them */
+            armci_hdl_t h;
+            long seen = 0, last = 1000 + round;
+            ARMCI_Put(&last, slot, (int)sizeof(last), p);
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_NbGet(slot, &seen, (int)sizeof(seen), p, &h);
+            ARMCI_Wait(&h);
+            wrong_nb += seen != last;
+            ARMCI_Put(a, slot, (int)small, p);
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_NbPut(b, slot, (int)big, p, &h);
+            ARMCI_Wait(&h);
+            ARMCI_Get(slot, got, (int)big, p);
+            wrong_nb += memcmp(got, b, big) != 0;
         }
         CHECK(wrong_last == 0, "50 blocking 8-byte puts to one word: %d rounds read another value",
               wrong_last);
@@ -257,6 +274,9 @@ int main(int argc, char **argv)
               wrong_mw);
         CHECK(wrong_wm == 0, "32 KiB put then 4 KiB put over it: %d rounds read the older data",
               wrong_wm);
+        CHECK(wrong_nb == 0,
+              "blocking puts then a nonblocking get or put of the same bytes: %d wrong in 4 rounds",
+              wrong_nb);
         free(a);
         free(b);
         free(got);
