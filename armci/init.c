@@ -112,6 +112,10 @@ void ARMCI_Error(const char *msg, int code)
 void ARMCIX_Progress(void)
 {
     armcii_enter("ARMCIX_Progress");
+    /* The caller waits for something, perhaps the answer to a put still in an open
+     * message: everything issued leaves now. */
+    if (armcii_put_open_count > 0)
+        armcii_put_open_send_all("ARMCIX_Progress");
     int n = armcii_progress();
     armcii_unlock();
     /* Called in a loop waiting for a flag, on an oversubscribed machine: give the

@@ -147,6 +147,8 @@ int armcii_progress(void)
 void armcii_poll_waiting(const char *call, unsigned *idle)
 {
     armcii_live_poll(call);
+    if (armcii_put_open_count > 0) /* what is waited for may answer one of them */
+        armcii_put_open_send_all(call);
     if (armcii_progress() > 0)
         *idle = 0;
     else if (++*idle % armcii_g.yield_after == 0)

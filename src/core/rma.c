@@ -121,7 +121,18 @@ typedef struct {
 
 static open_msg_t open_msgs[OPEN_SLOTS];
 static int open_next;
+/* The message a put is being added to: a wait inside the builder (for a free bounce
+ * buffer, which may be held by the other open messages) sends the others, never it. */
+static open_msg_t *building;
 int armcii_put_open_count;
+
+/* Each open message holds a bounce buffer: at most one eighth of them (ARMCI_BOUNCE_COUNT)
+ * are held so, and at least one. */
+static int open_slots(void)
+{
+    long n = armcii_g.env.BOUNCE_COUNT / 8;
+    return n < 1 ? 1 : n > OPEN_SLOTS ? OPEN_SLOTS : (int)n;
+}
 
 static void open_send(const char *call, open_msg_t *o)
 {
@@ -139,14 +150,14 @@ static void open_send(const char *call, open_msg_t *o)
 void armcii_put_open_send(const char *call, int target)
 {
     int s = armcii_g.peers[target].open;
-    if (s)
+    if (s && &open_msgs[s - 1] != building)
         open_send(call, &open_msgs[s - 1]);
 }
 
 void armcii_put_open_send_all(const char *call)
 {
     for (int s = 0; s < OPEN_SLOTS && armcii_put_open_count > 0; s++)
-        if (open_msgs[s].b)
+        if (open_msgs[s].b && &open_msgs[s] != building)
             open_send(call, &open_msgs[s]);
 }
 
@@ -170,12 +181,13 @@ static open_msg_t *open_msg(const char *call, int target)
     if (s)
         return &open_msgs[s - 1];
     open_msg_t *o = &open_msgs[open_next];
-    open_next = (open_next + 1) % OPEN_SLOTS;
+    open_next = (open_next + 1) % open_slots();
     if (o->b)
         open_send(call, o);
     o->target = target;
     o->bytes = 0;
     o->req = armcii_req_new(call, ARMCII_REQ_AM, target, 1);
+    armcii_req_copied(o->req); /* not in flight: the progress thread need not poll for it */
     o->b = armcii_amb_begin(call, o->req, ARMCII_OP_PUT, 0, NULL, target);
     armcii_g.peers[target].open = (int)(o - open_msgs) + 1;
     armcii_put_open_count++;
@@ -207,7 +219,9 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         int wait_here = blocking && armcii_g.sends_need_caller;
         if (blocking && !wait_here && armcii_g.env.PUT_COMBINE) {
             open_msg_t *o = open_msg(call, target);
+            building = o;
             armcii_amb_add(o->b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
+            building = NULL;
             o->bytes += len;
             o->joined = 1;
             return 0;

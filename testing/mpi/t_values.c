@@ -158,6 +158,41 @@ int main(int argc, char **argv)
         ARMCI_Barrier();
     }
 
+    /* Processes 0 and 1 pass a counter back and forth with value puts, no fence: each
+     * waits for its flag, first driving progress (ARMCIX_Progress), then in later rounds
+     * with plain loads, making no ARMCI call at all. A blocking put to a fabric peer may
+     * sit in a message still open for more puts (ARMCI_PUT_COMBINE); the waiting side's
+     * progress calls, or else the progress thread, must send it (armci_bench's flag
+     * ping-pong waited forever for want of that). The wait with plain loads gives up
+     * after 10 s, a failed check rather than a hung test. */
+    if (t_np >= 2 && t_me < 2) {
+        int *mine = (int *)base[t_me] + 512, *theirs = (int *)base[1 - t_me] + 512;
+        /* without progress threads nothing applies a message while its target computes */
+        const char *pt = getenv("ARMCI_PROGRESS_THREAD");
+        int plain = !(pt && strcmp(pt, "0") == 0);
+        int lost = 0;
+        for (int round = 1; round <= 40; round++) {
+            int v = 2 * round + (t_me == 0 ? 0 : 1); /* 0 sends even values, 1 odd ones */
+            if ((round + t_me) % 2 == 1) {
+                ARMCI_PutValueInt(v, theirs, 1 - t_me);
+                continue;
+            }
+            int want = 2 * round + (t_me == 0 ? 1 : 0);
+            if (round <= 20 || !plain) {
+                wait_flag(mine, want);
+                continue;
+            }
+            double t0 = MPI_Wtime();
+            while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != want && MPI_Wtime() - t0 < 10)
+                ;
+            lost += __atomic_load_n(mine, __ATOMIC_ACQUIRE) != want;
+            if (lost)
+                break;
+        }
+        CHECK(lost == 0, "value-put ping-pong, waiting with plain loads: a put never arrived");
+    }
+    ARMCI_Barrier();
+
     /* local copy and access brackets */
     char a[64], b[64];
     memset(a, 7, 64);
