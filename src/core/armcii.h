@@ -327,6 +327,9 @@ int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len
 void armcii_put_open_send(const char *call, int target);
 /** Sends every open put message. */
 void armcii_put_open_send_all(const char *call);
+/** Sends @p target's open put message (every one when @p target < 0) for a caller that
+ *  waits for its acknowledgement next: the target acknowledges it at once. */
+void armcii_put_open_send_waited(const char *call, int target);
 /** For the progress thread: sends each open message no put joined since its last pass. */
 void armcii_put_open_age(void);
 /** Open put messages, over all targets. */

@@ -234,7 +234,7 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
     static const char *what[] = {"a get", "a put", "an operation applied by the target",
                                  "an atomic operation"};
     if (req->in_use && req->gen == gen && req->target >= 0 && armcii_g.peers[req->target].open)
-        armcii_put_open_send(call, req->target); /* perhaps this very request */
+        armcii_put_open_send_waited(call, req->target); /* perhaps this very request */
     watch_t w = {0};
     double t0 = armcii_g.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->gen == gen)
@@ -245,12 +245,8 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
 
 void armcii_wait_zero(const char *call, const int *counter, int target)
 {
-    if (armcii_put_open_count > 0) { /* what is waited for may not have left yet */
-        if (target >= 0)
-            armcii_put_open_send(call, target);
-        else
-            armcii_put_open_send_all(call);
-    }
+    if (armcii_put_open_count > 0) /* what is waited for may not have left yet */
+        armcii_put_open_send_waited(call, target);
     if (*counter <= 0)
         return;
     watch_t w = {0};

@@ -134,7 +134,9 @@ static int open_slots(void)
     return n < 1 ? 1 : n > OPEN_SLOTS ? OPEN_SLOTS : (int)n;
 }
 
-static void open_send(const char *call, open_msg_t *o)
+/* @p waited: the caller waits for its acknowledgement next (a fence, a get from the
+ * target): asked for now, rather than deferred and then asked for by a message more. */
+static void open_send(const char *call, open_msg_t *o, int waited)
 {
     armcii_g.peers[o->target].open = 0;
     armcii_put_open_count--;
@@ -143,22 +145,43 @@ static void open_send(const char *call, open_msg_t *o)
     size_t bytes = o->bytes;
     o->b = NULL;
     o->req = NULL;
-    armcii_amb_end_lazy(b);
+    if (waited)
+        armcii_amb_end(b);
+    else
+        armcii_amb_end_lazy(b);
     armcii_req_finish(call, req, 1, 0, bytes);
+}
+
+static void send_one(const char *call, int target, int waited)
+{
+    int s = armcii_g.peers[target].open;
+    if (s && &open_msgs[s - 1] != building)
+        open_send(call, &open_msgs[s - 1], waited);
+}
+
+static void send_all(const char *call, int waited)
+{
+    for (int s = 0; s < OPEN_SLOTS && armcii_put_open_count > 0; s++)
+        if (open_msgs[s].b && &open_msgs[s] != building)
+            open_send(call, &open_msgs[s], waited);
 }
 
 void armcii_put_open_send(const char *call, int target)
 {
-    int s = armcii_g.peers[target].open;
-    if (s && &open_msgs[s - 1] != building)
-        open_send(call, &open_msgs[s - 1]);
+    send_one(call, target, 0);
 }
 
 void armcii_put_open_send_all(const char *call)
 {
-    for (int s = 0; s < OPEN_SLOTS && armcii_put_open_count > 0; s++)
-        if (open_msgs[s].b && &open_msgs[s] != building)
-            open_send(call, &open_msgs[s]);
+    send_all(call, 0);
+}
+
+void armcii_put_open_send_waited(const char *call, int target)
+{
+    if (target >= 0)
+        send_one(call, target, 1);
+    else
+        send_all(call, 1);
 }
 
 void armcii_put_open_age(void)
@@ -170,7 +193,7 @@ void armcii_put_open_age(void)
         if (o->joined)
             o->joined = 0;
         else
-            open_send("armci progress (an open put message)", o);
+            open_send("armci progress (an open put message)", o, 0);
     }
 }
 
@@ -183,7 +206,7 @@ static open_msg_t *open_msg(const char *call, int target)
     open_msg_t *o = &open_msgs[open_next];
     open_next = (open_next + 1) % open_slots();
     if (o->b)
-        open_send(call, o);
+        open_send(call, o, 0);
     o->target = target;
     o->bytes = 0;
     o->req = armcii_req_new(call, ARMCII_REQ_AM, target, 1);
