@@ -104,10 +104,10 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
  * 1000 (as ComEx over MPI-3 queues its puts in Open MPI's osc/pt2pt until the fence).
  * The message goes before anything else is issued to its target or waited for (every
  * operation to a target calls armcii_put_open_send; so do armcii_wait_zero and
- * armcii_req_wait_gen), when it is full (the builder sends it and starts another), when a
- * ninth target needs a slot, and from the progress thread once a pass saw no put join it:
- * data never waits for the application's next ARMCI call. Under the runtime lock, like
- * everything here.
+ * armcii_req_wait_gen, and every poll of a wait), when it is full (the builder sends it
+ * and starts another), when another target needs its slot (open_slots), and from the
+ * progress thread once a pass saw no put join it: data never waits for the application's
+ * next ARMCI call. Under the runtime lock, like everything here.
  */
 #define OPEN_SLOTS 8
 
