@@ -1,7 +1,36 @@
 /* Generalised I/O vector put, get and accumulate, blocking and not. */
+#include <stdint.h>
+
 #include "check.h"
 #include "../src/agg/agg.h"
 #include "../src/core/iter.h"
+
+/* The blocks of one I/O vector entry. The remote blocks of a large vector usually lie in
+ * one allocation: when the span from the lowest to the highest does, one lookup checks
+ * them all; otherwise each block is looked up, and the first outside names itself. */
+static void check_group(const char *call, const armci_giov_t *v, int local_is_src, int proc)
+{
+    if (v->bytes <= 0 || v->ptr_array_len <= 0)
+        return;
+    void **local = local_is_src ? v->src_ptr_array : v->dst_ptr_array;
+    void **remote = local_is_src ? v->dst_ptr_array : v->src_ptr_array;
+    size_t len = (size_t)v->bytes;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    int null = 0, n = v->ptr_array_len; /* no branch in the loop: a NULL is found below */
+    for (int k = 0; k < n; k++) {
+        null |= local[k] == NULL;
+        uintptr_t r = (uintptr_t)remote[k];
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
+    }
+    for (int k = 0; null && k < n; k++)
+        armcii_check_local(call, "a local segment address", local[k], len);
+    if (hi - lo <= SIZE_MAX - len &&
+        armcii_region_find_fast(&armcii_g.regions, proc, lo, hi - lo + len))
+        return;
+    for (int k = 0; k < n; k++)
+        armcii_check_remote(call, remote[k], len, proc);
+}
 
 static int vector(const char *call, armcii_op_t what, int type, void *scale, armci_giov_t *iov,
                   int iov_len, int proc, armci_hdl_t *hdl, int blocking)
@@ -15,14 +44,9 @@ static int vector(const char *call, armcii_op_t what, int type, void *scale, arm
         for (int g = 0; g < iov_len; g++)
             armcii_check_acc(call, type, scale, iov[g].bytes);
     /* Every block is checked before any byte moves. */
+    for (int g = 0; g < iov_len; g++)
+        check_group(call, &iov[g], what != ARMCII_OP_GET, proc);
     armcii_iter_t it;
-    armcii_iter_vector(&it, iov, iov_len, what != ARMCII_OP_GET);
-    char *l, *r;
-    size_t len;
-    while (armcii_iter_next(&it, &l, &r, &len)) {
-        armcii_check_local(call, "a local segment address", l, len);
-        armcii_check_remote(call, r, len, proc);
-    }
     armcii_iter_vector(&it, iov, iov_len, what != ARMCII_OP_GET);
     if (!blocking && armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC)) {
         armcii_agg_add(call, hdl, what, &it, proc);

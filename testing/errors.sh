@@ -90,6 +90,8 @@ expect stride_levels "ARMCI_PutS: stride_levels 9 is outside 0..8"
 expect negative_count "ARMCI_GetS: count[1] is negative (-2)"
 expect small_stride "ARMCI_PutS: src_stride_arr[0] = 4 is smaller than the 8 bytes of the level below it"
 expect null_iov "ARMCI_PutV: iov is NULL with iov_len 2"
+peer vector_outside "ARMCI_PutV: remote address&&(+8 bytes) on process 1 is outside every ARMCI allocation of that process"
+expect vector_null_local "ARMCI_PutV: a local segment address is NULL"
 peer mutex_range "ARMCI_Lock: mutex 5 is out of range: process 1 has 2 mutexes"
 peer unlock_not_held "ARMCI_Unlock: mutex 0 at process 1 is not held by this process"
 # freed groups and their copies (issue 21, item 9): once a crash inside MPI

@@ -19,6 +19,35 @@
 #include "stats.h"
 #include "../cache/getcache.h"
 
+/* One I/O vector entry on the node: its blocks copied source to destination, straight
+ * from the entry's arrays (the walker and a call per block cost more than the copies of
+ * small blocks). Blocks the placement policy leaves in the cache are plain copies, of a
+ * size known at compile time for the common element sizes. */
+static void copy_group(const armci_giov_t *v)
+{
+    if (v->bytes <= 0)
+        return;
+    size_t len = (size_t)v->bytes;
+    void **src = v->src_ptr_array, **dst = v->dst_ptr_array;
+    int n = v->ptr_array_len;
+    if (armcii_place_memory(len, 0)) {
+        for (int k = 0; k < n; k++)
+            armcii_place_copy(dst[k], src[k], len, 0);
+    } else if (len == 8) {
+        for (int k = 0; k < n; k++)
+            memmove(dst[k], src[k], 8);
+    } else if (len == 4) {
+        for (int k = 0; k < n; k++)
+            memmove(dst[k], src[k], 4);
+    } else if (len == 16) {
+        for (int k = 0; k < n; k++)
+            memmove(dst[k], src[k], 16);
+    } else {
+        for (int k = 0; k < n; k++)
+            memmove(dst[k], src[k], len);
+    }
+}
+
 static void local_blocks(const char *call, armcii_op_t what, int type, const void *scale,
                          armcii_iter_t *it, int target)
 {
@@ -30,6 +59,11 @@ static void local_blocks(const char *call, armcii_op_t what, int type, const voi
         while (armcii_iter_next(it, &l, &r, &len))
             armcii_acc_apply(type, scale, l, r, len);
         armcii_shm_acc_unlock(slot);
+        return;
+    }
+    if (it->vector == 1) {
+        for (int g = 0; g < it->iov_len; g++)
+            copy_group(&it->iov[g]);
         return;
     }
     while (armcii_iter_next(it, &l, &r, &len)) {

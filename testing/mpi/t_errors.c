@@ -129,6 +129,18 @@ int main(int argc, char **argv)
             ARMCI_PutS(buf, st, base[peer], st, cnt, 1, peer);
         } else if (strcmp(c, "null_iov") == 0) {
             ARMCI_PutV(NULL, 2, peer);
+        } else if (strncmp(c, "vector_", 7) == 0) {
+            /* three blocks, the middle one bad: outside every allocation of the peer (its
+             * neighbours are inside one, so their span alone would not show it), or a
+             * NULL local address */
+            char *r = base[peer];
+            void *src[3] = {buf, buf + 1, buf + 2}, *dst[3] = {r, buf + 3, r + 16};
+            if (strcmp(c, "vector_null_local") == 0) {
+                src[1] = NULL;
+                dst[1] = r + 8;
+            }
+            armci_giov_t v = {src, dst, 8, 3};
+            ARMCI_PutV(&v, 1, peer);
         } else if (strcmp(c, "mutex_range") == 0) {
             ARMCI_Lock(5, peer); /* mutexes were created: 2 per process */
         } else if (strcmp(c, "unlock_not_held") == 0) {

@@ -58,6 +58,44 @@ static int acc_is(int t, const void *buf, int i, long re, long im)
     }
 }
 
+/* One vector entry whose blocks alternate between two allocations of the neighbour: no
+ * one allocation holds them all, so each block is checked on its own, and each must land
+ * where it was sent (put) and come back from where it is (get). */
+static void two_allocations(int p)
+{
+    void **a = malloc((size_t)t_np * sizeof(void *)), **b = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(a, 64 * sizeof(long));
+    ARMCI_Malloc(b, 64 * sizeof(long));
+    memset(a[t_me], 0, 64 * sizeof(long));
+    memset(b[t_me], 0, 64 * sizeof(long));
+    ARMCI_Barrier();
+    long src[8], got[8] = {0};
+    void *s[8], *d[8], *gs[8], *gd[8];
+    for (int i = 0; i < 8; i++) {
+        src[i] = 1000L * (t_me + 1) + i;
+        s[i] = &src[i];
+        d[i] = (long *)(i % 2 ? b[p] : a[p]) + 3 * i;
+        gs[i] = d[i];
+        gd[i] = &got[7 - i];
+    }
+    armci_giov_t put = {s, d, sizeof(long), 8}, get = {gs, gd, sizeof(long), 8};
+    ARMCI_PutV(&put, 1, p);
+    ARMCI_GetV(&get, 1, p);
+    int bad = 0;
+    for (int i = 0; i < 8; i++)
+        bad += got[7 - i] != 1000L * (t_me + 1) + i;
+    CHECK(bad == 0, "PutV then GetV over two allocations of process %d: %d of 8 wrong", p, bad);
+    ARMCI_Barrier(); /* my neighbour's blocks in my allocations, at the places it chose */
+    int from = (t_me + t_np - 1) % t_np, seen = 0;
+    for (int i = 0; i < 8; i++)
+        seen += ((long *)(i % 2 ? b[t_me] : a[t_me]))[3 * i] == 1000L * (from + 1) + i;
+    CHECK(seen == 8, "blocks of process %d in my two allocations: %d of 8 arrived", from, seen);
+    ARMCI_Free(a[t_me]);
+    ARMCI_Free(b[t_me]);
+    free(a);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
@@ -412,6 +450,7 @@ int main(int argc, char **argv)
         ARMCI_Free(ab[t_me]);
         free(ab);
     }
+    two_allocations(p);
     ARMCI_Barrier();
     ARMCI_Free(base[t_me]);
     free(loc);
