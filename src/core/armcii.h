@@ -320,9 +320,10 @@ void armcii_progress_thread_stop(void);
  *  @p local is not NULL. */
 int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len, int target);
 
-/* Blocking puts sent as messages (ARMCI_PUT_MESSAGE_MAX) share the message of the last one
- * to their target until something else goes there (ARMCI_PUT_COMBINE). Every operation to
- * a target and every wait for one sends its open message first; so do these. */
+/* Blocking puts sent as messages (ARMCI_PUT_MESSAGE_MAX), and blocking accumulates sent as
+ * messages, share the message of the last one to their target until something else goes
+ * there (ARMCI_PUT_COMBINE). Every operation to a target and every wait for one sends its
+ * open message first; so do these. */
 /** Sends @p target's open put message, if it has one. */
 void armcii_put_open_send(const char *call, int target);
 /** Sends every open put message. */

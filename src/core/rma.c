@@ -27,7 +27,6 @@ static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
         armcii_hdl_set(hdl, req->index, req->gen, 0);
 }
 
-/* Self and same node (and nothing to move): a copy, complete within the call. */
 /* Self and same node (and nothing to move): a copy, complete within the call, placed as
  * ARMCI_PLACEMENT says (src/core/place.c); @p announced: a flag follows the data. */
 ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
@@ -98,10 +97,13 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
 }
 
 /*
- * Open put messages. A blocking put that goes as a message is locally complete once its
- * bytes are in the bounce buffer, so the message need not leave yet: the next blocking
- * put to the same target joins it, and 1000 of them take a handful of sends instead of
- * 1000 (as ComEx over MPI-3 queues its puts in Open MPI's osc/pt2pt until the fence).
+ * Open messages. A blocking put or accumulate that goes as a message is locally complete
+ * once its bytes are in the bounce buffer, so the message need not leave yet: the next
+ * blocking one of the same kind (for accumulates: of the same type and scale) to the same
+ * target joins it, and 1000 of them take a handful of sends instead of 1000 (as ComEx
+ * over MPI-3 queues its puts and accumulates in Open MPI's osc/pt2pt until the fence). One
+ * of another kind sends the open message and opens its own: the target applies one
+ * origin's messages in order, so the two stay in the order they were issued.
  * The message goes before anything else is issued to its target or waited for (every
  * operation to a target calls armcii_put_open_send; so do armcii_wait_zero and
  * armcii_req_wait_gen, and every poll of a wait), when it is full (the builder sends it
@@ -116,7 +118,10 @@ typedef struct {
     armcii_req_t *req;
     size_t bytes;
     int target;
-    int joined; /* a put joined since the progress thread's last pass */
+    int joined;       /* an operation joined since the progress thread's last pass */
+    armcii_op_t what; /* ARMCII_OP_PUT or ARMCII_OP_ACC */
+    int type;         /* accumulates: the element type and scale */
+    unsigned char scale[16];
 } open_msg_t;
 
 static open_msg_t open_msgs[OPEN_SLOTS];
@@ -197,12 +202,23 @@ void armcii_put_open_age(void)
     }
 }
 
-/* The open message to @p target, opened if it has none. */
-static open_msg_t *open_msg(const char *call, int target)
+static int open_fits(const open_msg_t *o, armcii_op_t what, int type, const void *scale)
+{
+    return o->what == what &&
+           (what != ARMCII_OP_ACC ||
+            (o->type == type && memcmp(o->scale, scale, armcii_acc_type_size(type)) == 0));
+}
+
+/* The open message to @p target for an operation @p what (accumulates: of @p type and
+ * @p scale); one open for something else is sent first. */
+static open_msg_t *open_msg(const char *call, int target, armcii_op_t what, int type,
+                            const void *scale)
 {
     int s = armcii_g.peers[target].open;
-    if (s)
+    if (s && open_fits(&open_msgs[s - 1], what, type, scale))
         return &open_msgs[s - 1];
+    if (s)
+        open_send(call, &open_msgs[s - 1], 0);
     open_msg_t *o = &open_msgs[open_next];
     open_next = (open_next + 1) % open_slots();
     if (o->b)
@@ -211,10 +227,26 @@ static open_msg_t *open_msg(const char *call, int target)
     o->bytes = 0;
     o->req = armcii_req_new(call, ARMCII_REQ_AM, target, 1);
     armcii_req_copied(o->req); /* not in flight: the progress thread need not poll for it */
-    o->b = armcii_amb_begin(call, o->req, ARMCII_OP_PUT, 0, NULL, target);
+    o->what = what;
+    o->type = type;
+    if (what == ARMCII_OP_ACC)
+        memcpy(o->scale, scale, armcii_acc_type_size(type));
+    o->b = armcii_amb_begin(call, o->req, what, type, scale, target);
     armcii_g.peers[target].open = (int)(o - open_msgs) + 1;
     armcii_put_open_count++;
     return o;
+}
+
+/* A blocking put or accumulate joins the open message to @p target. */
+static void open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
+                      const void *src, void *dst, size_t len)
+{
+    open_msg_t *o = open_msg(call, target, what, type, scale);
+    building = o;
+    armcii_amb_add(o->b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
+    building = NULL;
+    o->bytes += len;
+    o->joined = 1;
 }
 
 ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
@@ -241,12 +273,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
             armcii_order_before(call, ARMCII_REQ_AM, target);
         int wait_here = blocking && armcii_g.sends_need_caller;
         if (blocking && !wait_here && armcii_g.env.PUT_COMBINE) {
-            open_msg_t *o = open_msg(call, target);
-            building = o;
-            armcii_amb_add(o->b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
-            building = NULL;
-            o->bytes += len;
-            o->joined = 1;
+            open_join(call, target, ARMCII_OP_PUT, 0, NULL, src, dst, len);
             return 0;
         }
         armcii_put_open_send(call, target); /* this one must not overtake it */
@@ -346,16 +373,21 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         armcii_hdl_done(hdl);
         return 0;
     }
-    armcii_put_open_send(call, target);
     armcii_cache_write(target, dst, len);
     armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_AM;
+    /* Both protocols copy the source before returning, so blocking calls need not wait
+     * (unless nothing would move the data on once the caller leaves ARMCI). */
+    int wait_here = blocking && armcii_g.sends_need_caller;
+    if (kind == ARMCII_REQ_AM && blocking && !wait_here && armcii_g.env.PUT_COMBINE) {
+        armcii_order_before(call, kind, target);
+        open_join(call, target, ARMCII_OP_ACC, type, scale, src, dst, len);
+        return 0;
+    }
+    armcii_put_open_send(call, target);
     if (blocking)
         armcii_order_before(call, kind, target);
     else if (kind != ARMCII_REQ_AM)
         armcii_order_after_messages(call, target);
-    /* Both protocols copy the source before returning, so blocking calls need not wait
-     * (unless nothing would move the data on once the caller leaves ARMCI). */
-    int wait_here = blocking && armcii_g.sends_need_caller;
     armcii_req_t *req = armcii_req_new(call, kind, target, (blocking && !wait_here) || !hdl);
     if (kind == ARMCII_REQ_ACC_HW) {
         req->scratch = malloc(len);

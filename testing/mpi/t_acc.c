@@ -118,6 +118,55 @@ static int ov_issue(int m, int t, void *scale, char *src, void *target, int proc
     return ARMCI_AccV(t, scale, iov, 2, proc);
 }
 
+/* Blocking accumulates one after another to one neighbour, their scale or type changing
+ * from call to call, with blocking puts to the same elements between them and no fence:
+ * each must be applied with its own scale, in the order issued (over the fabric such
+ * calls share a message until one of another kind or scale comes; ARMCI_PUT_COMBINE). The
+ * expected values are plain arithmetic on this side. */
+static void mixed_sequence(int p)
+{
+    enum { E = 8, STEPS = 96 };
+    void **d = malloc((size_t)t_np * sizeof(void *)), **n = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(d, E * sizeof(double));
+    ARMCI_Malloc(n, E * sizeof(int));
+    memset(d[t_me], 0, E * sizeof(double));
+    memset(n[t_me], 0, E * sizeof(int));
+    ARMCI_Barrier();
+    double want_d[E] = {0};
+    int want_n[E] = {0};
+    for (int s = 0; s < STEPS; s++) {
+        int e = (s * 5) % E;
+        double one = 1.0 + s % 3, value = 10.0 * s;
+        int ione = 1 + s % 2, ival = s;
+        if (s % 11 == 10) { /* a put of the elements between accumulates */
+            ARMCI_Put(&value, (double *)d[p] + e, sizeof(double), p);
+            want_d[e] = value;
+        } else if (s % 4 == 3) { /* another type, another allocation */
+            ARMCI_Acc(ARMCI_ACC_INT, &ione, &ival, (int *)n[p] + e, sizeof(int), p);
+            want_n[e] += ione * ival;
+        } else {
+            double x = s + 0.5;
+            ARMCI_Acc(ARMCI_ACC_DBL, &one, &x, (double *)d[p] + e, sizeof(double), p);
+            want_d[e] += one * x;
+        }
+    }
+    double got_d[E];
+    int got_n[E], bad = 0;
+    ARMCI_Get(d[p], got_d, sizeof(got_d), p); /* no fence: a get must see what came before */
+    ARMCI_Get(n[p], got_n, sizeof(got_n), p);
+    for (int e = 0; e < E; e++)
+        bad += got_d[e] != want_d[e] || got_n[e] != want_n[e];
+    CHECK(bad == 0,
+          "%d blocking accumulates and puts of changing scale and type to process %d: "
+          "%d of %d elements wrong (first: %g, expected %g)",
+          STEPS, p, bad, 2 * E, got_d[0], want_d[0]);
+    ARMCI_Barrier();
+    ARMCI_Free(d[t_me]);
+    ARMCI_Free(n[t_me]);
+    free(d);
+    free(n);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
@@ -309,6 +358,7 @@ int main(int argc, char **argv)
         free(bb);
     }
 
+    mixed_sequence((t_me + 1) % t_np);
     ARMCI_Barrier();
     rc = ARMCI_Free(base[t_me]);
     CHECK(rc == 0, "ARMCI_Free returned %d", rc);
