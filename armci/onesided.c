@@ -81,6 +81,17 @@ ARMCII_HOT static int put_common(const char *call, void *src, void *dst, int byt
 ARMCII_HOT static int acc_common(const char *call, int type, void *scale, void *src, void *dst,
                                  int bytes, int proc, armci_hdl_t *hdl, int blocking)
 {
+    /* To a peer of this node without the runtime lock, as copy_unlocked does; anything
+     * unusual (errors, aggregate handles) takes the locked way. */
+    if (bytes > 0 && src && scale) {
+        armcii_check_init(call);
+        if ((blocking || !hdl || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)) &&
+            armcii_acc_unlocked(call, type, scale, src, dst, (size_t)bytes, proc)) {
+            if (!blocking)
+                armcii_hdl_done(hdl);
+            return 0;
+        }
+    }
     armcii_enter(call);
     armcii_check_aggregate(call, hdl, 1);
     armcii_check_acc(call, type, scale, bytes);

@@ -125,7 +125,9 @@ for shm in 1 0; do # refused alike whether the targets share this node or not
     peer agg_two_targets "collects operations to process 1; it cannot take one to process 2" ARMCI_SHM=$shm
 done
 nprocs=2
-peer agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=0
+for shm in 1 0; do # on the node an accumulate otherwise takes a way without the runtime lock
+    peer agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=$shm
+done
 peer agg_flag "ARMCIX_NbPut_flag: flagged puts are not aggregated" ARMCI_SHM=0
 peer flag_outside "ARMCIX_NbPut_flag: remote address" ARMCI_SHM=0
 expect coll_null "ARMCIX_Alltoall: sendbuf is NULL with 16 bytes to transfer"

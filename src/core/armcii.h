@@ -319,6 +319,12 @@ void armcii_progress_thread_stop(void);
  *  any error in the arguments). The API layer checked that ARMCI is initialised and
  *  @p local is not NULL. */
 int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len, int target);
+/** An accumulate done the same way (under the target's accumulate lock only), where
+ *  accumulates to @p target are applied by this process's CPU. 1 when done, 0 when the
+ *  caller must take the locked way (an unknown @p type, or @p len not a whole number of
+ *  its elements, included). The API layer checked @p src and @p scale are not NULL. */
+int armcii_acc_unlocked(const char *call, int type, const void *scale, const void *src, void *dst,
+                        size_t len, int target);
 
 /* Blocking puts sent as messages (ARMCI_PUT_MESSAGE_MAX), and blocking accumulates sent as
  * messages, share the message of the last one to their target until something else goes

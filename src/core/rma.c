@@ -57,6 +57,23 @@ ARMCII_HOT int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote,
     return 1;
 }
 
+ARMCII_HOT int armcii_acc_unlocked(const char *call, int type, const void *scale, const void *src,
+                                   void *dst, size_t len, int target)
+{
+    /* As for copies above; and where accumulates take libfabric atomics (to node peers too,
+     * to stay atomic with remote peers' atomics) this is not the way. */
+    size_t es = armcii_acc_type_size(type);
+    if (!armcii_g.one_caller || len == 0 || es == 0 || len % es != 0 || target < 0 ||
+        target >= armcii_g.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
+        armcii_select_acc(&armcii_g.limits, ARMCII_PATH_SHM, armcii_acc_hw_ok(type)) !=
+            ARMCII_PROTO_LOCAL ||
+        !armcii_region_find_fast(&armcii_g.regions, target, (uintptr_t)dst, len))
+        return 0;
+    armcii_stat_op(ARMCII_OP_ACC, ARMCII_ST_LOCAL, (long)len);
+    armcii_shm_acc(call, armcii_slot_of(target), type, scale, src, dst, len);
+    return 1;
+}
+
 ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
                           const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
 {
