@@ -4,38 +4,31 @@
 #include "../src/core/warm.h"
 
 /*
- * A put or get on an aggregate handle, collected without the runtime lock where that is
- * safe (armcii_agg_collect_unlocked): the lock was half of the ~45 ns a collected call
- * cost. Anything unusual, errors included, goes on to the locked path.
+ * Puts and gets without the runtime lock where that is safe, one thread calling ARMCI:
+ * to a fabric target, one on an aggregate handle is collected
+ * (armcii_agg_collect_unlocked); to a peer of this node, one on any other handle or none
+ * is copied (armcii_copy_unlocked), a nonblocking one complete within the call, its
+ * handle marked done. The lock and its release were half of such a call. Anything
+ * unusual, errors included, goes on to the locked path (0).
  */
-static int collect_unlocked(const char *call, armcii_op_t what, void *local, void *remote,
-                            int bytes, int proc, armci_hdl_t *hdl)
+static int unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
+                    int proc, armci_hdl_t *hdl, int blocking)
 {
-    if (!hdl || !armcii_g.one_caller || bytes <= 0 || !local)
+    if (bytes <= 0 || !local || !armcii_g.one_caller)
         return 0;
     armcii_check_init(call);
-    /* Fabric targets only, before the lookup: the progress thread looks up (and updates
-     * the last-hit index of) this process's own segments, never another's. */
-    if (proc < 0 || proc >= armcii_g.nproc || armcii_path(proc) != ARMCII_PATH_FABRIC ||
-        !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl) ||
-        !armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)remote, (size_t)bytes))
+    if (proc < 0 || proc >= armcii_g.nproc)
         return 0;
-    return armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
-}
-
-/* A put or get to a peer of this node, without the runtime lock when that is safe
- * (armcii_copy_unlocked): the lock and its release were half of such a call. A
- * nonblocking one completes within the call, its handle (not an aggregate one) marked
- * done. */
-static int copy_unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
-                         int proc, armci_hdl_t *hdl, int blocking)
-{
-    if (bytes <= 0 || !local)
-        return 0;
-    armcii_check_init(call);
-    if (!blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl))
-        return 0;
-    if (!armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
+    /* known addresses first: the bytes of a plain handle may be uninitialised */
+    int aggregate = !blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl);
+    if (armcii_path(proc) == ARMCII_PATH_FABRIC) {
+        /* looked up before: the progress thread looks up (and updates the last-hit index
+         * of) this process's own segments, never another's */
+        return aggregate &&
+               armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)remote, (size_t)bytes) &&
+               armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
+    }
+    if (aggregate || !armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
         return 0;
     if (!blocking)
         armcii_hdl_done(hdl);
@@ -45,8 +38,7 @@ static int copy_unlocked(const char *call, armcii_op_t what, void *local, void *
 ARMCII_HOT static int get_common(const char *call, void *src, void *dst, int bytes, int proc,
                                  armci_hdl_t *hdl, int blocking)
 {
-    if ((!blocking && collect_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl)) ||
-        copy_unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl, blocking))
+    if (unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl, blocking))
         return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, dst, src, bytes, proc);
@@ -63,8 +55,7 @@ ARMCII_HOT static int get_common(const char *call, void *src, void *dst, int byt
 ARMCII_HOT static int put_common(const char *call, void *src, void *dst, int bytes, int proc,
                                  armci_hdl_t *hdl, int blocking)
 {
-    if ((!blocking && collect_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl)) ||
-        copy_unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl, blocking))
+    if (unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl, blocking))
         return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);

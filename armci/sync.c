@@ -39,7 +39,7 @@ int ARMCI_Wait(armci_hdl_t *hdl)
     /* Completed within its call (a copy on this node, say): nothing the lock guards is
      * read, only the caller's handle. */
     if (armcii_g.one_caller && hdl && hdl->slot == ARMCII_HDL_SLOT_DONE &&
-        armcii_hdl_state(&armcii_g.pool, hdl, NULL) == ARMCII_HDL_DONE) {
+        ((unsigned)hdl->tag >> 24) == ARMCII_HDL_MAGIC) {
         armcii_check_init(call);
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(hdl));
         return 0;

@@ -71,13 +71,6 @@ void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *r)
     pool->nactive--;
 }
 
-void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate)
-{
-    h->slot = slot;
-    h->tag = (int)((ARMCII_HDL_MAGIC << 24) | (aggregate ? ARMCII_HDL_AGG_BIT : 0) |
-                   (gen & ARMCII_HDL_GEN_MASK));
-}
-
 static int hdl_magic_ok(const armci_hdl_t *h)
 {
     return ((unsigned)h->tag >> 24) == ARMCII_HDL_MAGIC;

@@ -85,7 +85,13 @@ typedef enum {
     ARMCII_HDL_WAITED  /* ARMCI_Wait returned for it already */
 } armcii_hdl_state_t;
 
-void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate);
+/** Write @p h: request @p slot (or an ARMCII_HDL_SLOT_* state) of generation @p gen. */
+static inline void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate)
+{
+    h->slot = slot;
+    h->tag = (int)((ARMCII_HDL_MAGIC << 24) | (aggregate ? ARMCII_HDL_AGG_BIT : 0) |
+                   (gen & ARMCII_HDL_GEN_MASK));
+}
 /** Marks @p h (if any) as holding an operation that completed within its issuing call. */
 static inline void armcii_hdl_done(armci_hdl_t *h)
 {
