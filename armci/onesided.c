@@ -6,10 +6,10 @@
 /*
  * Puts and gets without the runtime lock where that is safe, one thread calling ARMCI:
  * to a fabric target, one on an aggregate handle is collected
- * (armcii_agg_collect_unlocked); to a peer of this node, one on any other handle or none
- * is copied (armcii_copy_unlocked), a nonblocking one complete within the call, its
- * handle marked done. The lock and its release were half of such a call. Anything
- * unusual, errors included, goes on to the locked path (0).
+ * (armcii_agg_collect_unlocked); to a peer of this node it is copied
+ * (armcii_copy_unlocked), a nonblocking one complete within the call, its handle marked
+ * done (an aggregate one stays collecting). The lock and its release were half of such a
+ * call. Anything unusual, errors included, goes on to the locked path (0).
  */
 static int unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
                     int proc, armci_hdl_t *hdl, int blocking)
@@ -28,9 +28,12 @@ static int unlocked(const char *call, armcii_op_t what, void *local, void *remot
                armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)remote, (size_t)bytes) &&
                armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
     }
-    if (aggregate || !armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
+    /* on an aggregate handle already collecting for this peer, the copy is all there is
+     * to do (armcii_agg_add_block); its first operation attaches it, locked */
+    if ((aggregate && !armcii_agg_attached_to(hdl, proc)) ||
+        !armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
         return 0;
-    if (!blocking)
+    if (!blocking && !aggregate)
         armcii_hdl_done(hdl);
     return 1;
 }

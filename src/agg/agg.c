@@ -199,6 +199,14 @@ int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local,
     return 1;
 }
 
+int armcii_agg_attached_to(const armci_hdl_t *hdl, int target)
+{
+    if (hdl->slot < 0 || hdl->slot >= ntable)
+        return 0;
+    const agg_t *a = &table[hdl->slot];
+    return a->in_use && a->gen == ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) && a->target == target;
+}
+
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
                          char *remote, int target)
 {

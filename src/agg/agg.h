@@ -26,6 +26,9 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, 
  */
 int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local, char *remote,
                                 size_t len, int target);
+/** Is @p hdl's record attached, to @p target? (Read without the runtime lock under the same
+ *  conditions: a node peer's operation on such a handle is a copy done at once.) */
+int armcii_agg_attached_to(const armci_hdl_t *hdl, int target);
 /** Collect a put of @p len bytes copied from @p value (the caller's copy may vanish). */
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
                          char *remote, int target);
