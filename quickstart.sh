@@ -60,7 +60,17 @@ check)
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         make check >/dev/null 2>&1) || status=1
-    testing/summary.sh "$main" "$san"
+    echo "== the threaded tests under ThreadSanitizer (testing/tsan.sh)"
+    # Only the library and the two programs tsan.sh runs: the whole suite under TSan would
+    # cost CI more than its budget, and the threads are where TSan finds what ASan cannot.
+    tsan=_build/tsan
+    tsan_progs="testing/mpi/t_threads testing/mpi/t_values"
+    mkdir -p "$tsan"
+    (cd "$tsan" && { [ -f Makefile ] || ../../configure --enable-tsan >/dev/null; } &&
+        make -j2 libarmci.la $tsan_progs >/dev/null &&
+        make check TESTS=testing/tsan.sh check_PROGRAMS="$tsan_progs" >/dev/null 2>&1) ||
+        status=1
+    testing/summary.sh "$main" "$san" "$tsan"
     exit $status
     ;;
 *)

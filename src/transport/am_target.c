@@ -9,6 +9,7 @@
  * read-modify-writes are CPU atomics, so both stay atomic whichever path a peer uses.
  * Every address is checked against the target's own allocations before it is touched.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,25 @@ static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
                      "rank %d reaches %p (+%llu bytes), outside every ARMCI allocation "
                      "of this rank",
                      h->src, (void *)(uintptr_t)addr, (unsigned long long)len);
+}
+
+/* One put record. A record of one aligned word is stored whole, as a release: a process
+ * polling that word (a value put used as a flag, waited for with loads; t_values) reads
+ * the old or the new value, never a mix, and with an acquire load sees the records
+ * applied before it. Anything longer is a copy placed as ARMCI_PLACEMENT says. */
+static void put_record(void *dst, const void *src, size_t len, int announced)
+{
+    if (len == 8 && ((uintptr_t)dst & 7) == 0) {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        __atomic_store_n((uint64_t *)dst, v, __ATOMIC_RELEASE);
+    } else if (len == 4 && ((uintptr_t)dst & 3) == 0) {
+        uint32_t v;
+        memcpy(&v, src, 4);
+        __atomic_store_n((uint32_t *)dst, v, __ATOMIC_RELEASE);
+    } else {
+        armcii_place_copy(dst, src, len, announced);
+    }
 }
 
 static int apply_records(const am_hdr_t *h, size_t len)
@@ -56,7 +76,7 @@ static int apply_records(const am_hdr_t *h, size_t len)
         if (acc)
             armcii_acc_apply(h->type, h->scale, p + sizeof(b), dst, b.len);
         else /* where its owner reads it; a flag that follows announces it */
-            armcii_place_copy(dst, p + sizeof(b), b.len, h->kind == AM_PUTF);
+            put_record(dst, p + sizeof(b), b.len, h->kind == AM_PUTF);
         p += sizeof(b) + PAD8(b.len);
     }
     if (acc)
