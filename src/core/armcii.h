@@ -330,6 +330,13 @@ int armcii_acc_unlocked(const char *call, int type, const void *scale, const voi
  * messages, share the message of the last one to their target until something else goes
  * there (ARMCI_PUT_COMBINE). Every operation to a target and every wait for one sends its
  * open message first; so do these. */
+/** May a put or accumulate sent as a message join the open message (blocking, or
+ *  nonblocking on an implicit handle, where progress threads run)? */
+int armcii_open_may_join(int blocking, const armci_hdl_t *hdl);
+/** Adds a block to the open message to @p target for @p what (for accumulates: of @p type
+ *  and @p scale), opening one (and sending one open for something else) as needed. */
+void armcii_open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
+                      const void *src, void *dst, size_t len);
 /** Sends @p target's open put message, if it has one. */
 void armcii_put_open_send(const char *call, int target);
 /** Sends every open put message. */

@@ -139,8 +139,6 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         armcii_hdl_done(hdl);
         return 0;
     }
-    armcii_put_open_send(call, target);
-
     if (what == ARMCII_OP_GET) {
         /* Served from the cache only when every block is there; a partial answer would
          * still cost the round trip. Each block is looked up as the contiguous range it
@@ -167,6 +165,18 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
      * direct write still reads the caller's buffer; packed and staged data is copied. */
     int direct_put = what == ARMCII_OP_PUT && any_block(it, min, 0);
     int wait_here = blocking && (what == ARMCII_OP_GET || direct_put || armcii_g.sends_need_caller);
+    if (kind == ARMCII_REQ_AM && what != ARMCII_OP_GET && !direct_put &&
+        armcii_open_may_join(blocking, hdl)) {
+        /* every block a message record: they join the open message (src/core/rma.c) */
+        if (blocking)
+            armcii_order_before(call, kind, target);
+        char *l, *r;
+        size_t len;
+        while (armcii_iter_next(it, &l, &r, &len))
+            armcii_open_join(call, target, what, type, scale, l, r, len);
+        return 0;
+    }
+    armcii_put_open_send(call, target);
     if (blocking)
         armcii_order_before(call, kind, target);
     else if (kind != ARMCII_REQ_AM)

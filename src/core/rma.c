@@ -117,7 +117,8 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
  * Open messages. A blocking put or accumulate that goes as a message is locally complete
  * once its bytes are in the bounce buffer, so the message need not leave yet: the next
  * blocking one of the same kind (for accumulates: of the same type and scale) to the same
- * target joins it, and 1000 of them take a handful of sends instead of 1000 (as ComEx
+ * target joins it (so do implicit nonblocking ones, and strided and vector ones whose
+ * blocks all go as messages), and 1000 of them take a handful of sends instead of 1000 (as ComEx
  * over MPI-3 queues its puts and accumulates in Open MPI's osc/pt2pt until the fence). One
  * of another kind sends the open message and opens its own: the target applies one
  * origin's messages in order, so the two stay in the order they were issued.
@@ -254,8 +255,15 @@ static open_msg_t *open_msg(const char *call, int target, armcii_op_t what, int 
     return o;
 }
 
-/* A blocking put or accumulate joins the open message to @p target. */
-static void open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
+int armcii_open_may_join(int blocking, const armci_hdl_t *hdl)
+{
+    /* An implicit nonblocking operation is completed by fences and WaitAll alone, which
+     * send the open message first: it may join as a blocking one does. Without progress
+     * threads nothing would send a message left open once the caller leaves ARMCI. */
+    return (blocking || !hdl) && !armcii_g.sends_need_caller && armcii_g.env.PUT_COMBINE;
+}
+
+void armcii_open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
                       const void *src, void *dst, size_t len)
 {
     open_msg_t *o = open_msg(call, target, what, type, scale);
@@ -289,8 +297,8 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         if (blocking)
             armcii_order_before(call, ARMCII_REQ_AM, target);
         int wait_here = blocking && armcii_g.sends_need_caller;
-        if (blocking && !wait_here && armcii_g.env.PUT_COMBINE) {
-            open_join(call, target, ARMCII_OP_PUT, 0, NULL, src, dst, len);
+        if (armcii_open_may_join(blocking, hdl)) {
+            armcii_open_join(call, target, ARMCII_OP_PUT, 0, NULL, src, dst, len);
             return 0;
         }
         armcii_put_open_send(call, target); /* this one must not overtake it */
@@ -395,9 +403,10 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
     /* Both protocols copy the source before returning, so blocking calls need not wait
      * (unless nothing would move the data on once the caller leaves ARMCI). */
     int wait_here = blocking && armcii_g.sends_need_caller;
-    if (kind == ARMCII_REQ_AM && blocking && !wait_here && armcii_g.env.PUT_COMBINE) {
-        armcii_order_before(call, kind, target);
-        open_join(call, target, ARMCII_OP_ACC, type, scale, src, dst, len);
+    if (kind == ARMCII_REQ_AM && armcii_open_may_join(blocking, hdl)) {
+        if (blocking)
+            armcii_order_before(call, kind, target);
+        armcii_open_join(call, target, ARMCII_OP_ACC, type, scale, src, dst, len);
         return 0;
     }
     armcii_put_open_send(call, target);
