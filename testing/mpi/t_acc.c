@@ -118,12 +118,13 @@ static int ov_issue(int m, int t, void *scale, char *src, void *target, int proc
     return ARMCI_AccV(t, scale, iov, 2, proc);
 }
 
-/* Blocking accumulates one after another to one neighbour, their scale or type changing
- * from call to call, with blocking puts to the same elements between them and no fence:
- * each must be applied with its own scale, in the order issued (over the fabric such
- * calls share a message until one of another kind or scale comes; ARMCI_PUT_COMBINE). The
- * expected values are plain arithmetic on this side. */
-static void mixed_sequence(int p)
+/* Accumulates one after another to one neighbour, their scale or type changing from call
+ * to call, with puts to the same elements between them and no fence: each must be applied
+ * with its own scale, in the order issued (over the fabric such calls share a message until
+ * one of another kind or scale comes; ARMCI_PUT_COMBINE). Blocking calls, then (@p nb)
+ * nonblocking ones on implicit handles completed by ARMCI_WaitAll, each with a source of
+ * its own, as such calls need until then. The expected values are plain arithmetic. */
+static void mixed_sequence(int p, int nb)
 {
     enum { E = 8, STEPS = 96 };
     void **d = malloc((size_t)t_np * sizeof(void *)), **n = malloc((size_t)t_np * sizeof(void *));
@@ -132,24 +133,39 @@ static void mixed_sequence(int p)
     memset(d[t_me], 0, E * sizeof(double));
     memset(n[t_me], 0, E * sizeof(int));
     ARMCI_Barrier();
-    double want_d[E] = {0};
-    int want_n[E] = {0};
+    double want_d[E] = {0}, dsrc[STEPS], dscale[STEPS];
+    int want_n[E] = {0}, isrc[STEPS], iscale[STEPS];
     for (int s = 0; s < STEPS; s++) {
         int e = (s * 5) % E;
-        double one = 1.0 + s % 3, value = 10.0 * s;
-        int ione = 1 + s % 2, ival = s;
-        if (s % 11 == 10) { /* a put of the elements between accumulates */
-            ARMCI_Put(&value, (double *)d[p] + e, sizeof(double), p);
-            want_d[e] = value;
+        double *rd = (double *)d[p] + e;
+        int *rn = (int *)n[p] + e;
+        dscale[s] = 1.0 + s % 3;
+        iscale[s] = 1 + s % 2;
+        isrc[s] = s;
+        if (s % 11 == 10) { /* a put of the element between accumulates */
+            dsrc[s] = 10.0 * s;
+            if (nb)
+                ARMCI_NbPut(&dsrc[s], rd, sizeof(double), p, NULL);
+            else
+                ARMCI_Put(&dsrc[s], rd, sizeof(double), p);
+            want_d[e] = dsrc[s];
         } else if (s % 4 == 3) { /* another type, another allocation */
-            ARMCI_Acc(ARMCI_ACC_INT, &ione, &ival, (int *)n[p] + e, sizeof(int), p);
-            want_n[e] += ione * ival;
+            if (nb)
+                ARMCI_NbAcc(ARMCI_ACC_INT, &iscale[s], &isrc[s], rn, sizeof(int), p, NULL);
+            else
+                ARMCI_Acc(ARMCI_ACC_INT, &iscale[s], &isrc[s], rn, sizeof(int), p);
+            want_n[e] += iscale[s] * isrc[s];
         } else {
-            double x = s + 0.5;
-            ARMCI_Acc(ARMCI_ACC_DBL, &one, &x, (double *)d[p] + e, sizeof(double), p);
-            want_d[e] += one * x;
+            dsrc[s] = s + 0.5;
+            if (nb)
+                ARMCI_NbAcc(ARMCI_ACC_DBL, &dscale[s], &dsrc[s], rd, sizeof(double), p, NULL);
+            else
+                ARMCI_Acc(ARMCI_ACC_DBL, &dscale[s], &dsrc[s], rd, sizeof(double), p);
+            want_d[e] += dscale[s] * dsrc[s];
         }
     }
+    if (nb)
+        ARMCI_WaitAll();
     double got_d[E];
     int got_n[E], bad = 0;
     ARMCI_Get(d[p], got_d, sizeof(got_d), p); /* no fence: a get must see what came before */
@@ -157,9 +173,9 @@ static void mixed_sequence(int p)
     for (int e = 0; e < E; e++)
         bad += got_d[e] != want_d[e] || got_n[e] != want_n[e];
     CHECK(bad == 0,
-          "%d blocking accumulates and puts of changing scale and type to process %d: "
-          "%d of %d elements wrong (first: %g, expected %g)",
-          STEPS, p, bad, 2 * E, got_d[0], want_d[0]);
+          "%d %s accumulates and puts of changing scale and type to process %d: %d of %d "
+          "elements wrong (first: %g, expected %g)",
+          STEPS, nb ? "implicit nonblocking" : "blocking", p, bad, 2 * E, got_d[0], want_d[0]);
     ARMCI_Barrier();
     ARMCI_Free(d[t_me]);
     ARMCI_Free(n[t_me]);
@@ -358,7 +374,8 @@ int main(int argc, char **argv)
         free(bb);
     }
 
-    mixed_sequence((t_me + 1) % t_np);
+    mixed_sequence((t_me + 1) % t_np, 0);
+    mixed_sequence((t_me + 1) % t_np, 1);
     ARMCI_Barrier();
     rc = ARMCI_Free(base[t_me]);
     CHECK(rc == 0, "ARMCI_Free returned %d", rc);
