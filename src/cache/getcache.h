@@ -32,6 +32,9 @@ void armcii_cache_invalidate(armcii_alloc_t *a);
 void armcii_cache_sync(void);
 /** This process writes [addr, addr+len) of @p target: overlapping entries go. */
 void armcii_cache_write(int target, const void *addr, size_t len);
+/** armcii_cache_write for every block of the walker @p it (an armcii_iter_t, not moved):
+ *  the blocks are walked only when the cache holds something of @p target. */
+void armcii_cache_write_blocks(int target, const void *it);
 /** Answer a contiguous get from the cache into @p dst; @return 1 on a hit. */
 int armcii_cache_get(int target, const void *src, void *dst, size_t len);
 /** As armcii_cache_get, counting only a hit (for callers that do not know the mode). */

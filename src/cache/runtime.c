@@ -239,6 +239,20 @@ void armcii_cache_write(int target, const void *addr, size_t len)
         armcii_cache_invalidate_range(&cache_g.c, target, (uintptr_t)addr, len);
 }
 
+void armcii_cache_write_blocks(int target, const void *itv)
+{
+    if (!cache_g.put_epoch)
+        return;
+    cache_g.put_epoch[target]++;
+    if (!cache_g.ready || !armcii_cache_holds(&cache_g.c, target))
+        return;
+    armcii_iter_t pass = *(const armcii_iter_t *)itv;
+    char *l, *r;
+    size_t len;
+    while (armcii_iter_next(&pass, &l, &r, &len))
+        armcii_cache_invalidate_range(&cache_g.c, target, (uintptr_t)r, len);
+}
+
 /* ---- gets ---- */
 
 int armcii_cache_get(int target, const void *src, void *dst, size_t len)

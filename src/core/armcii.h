@@ -337,6 +337,9 @@ int armcii_open_may_join(int blocking, const armci_hdl_t *hdl);
  *  and @p scale), opening one (and sending one open for something else) as needed. */
 void armcii_open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
                       const void *src, void *dst, size_t len);
+/** armcii_open_join for every block of the walker @p it (an armcii_iter_t). */
+void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int type,
+                             const void *scale, void *it);
 /** Sends @p target's open put message, if it has one. */
 void armcii_put_open_send(const char *call, int target);
 /** Sends every open put message. */

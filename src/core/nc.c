@@ -149,11 +149,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
             return 0;
         }
     } else {
-        armcii_iter_t pass = *it;
-        char *l, *r;
-        size_t len;
-        while (armcii_iter_next(&pass, &l, &r, &len))
-            armcii_cache_write(target, r, len);
+        armcii_cache_write_blocks(target, it);
     }
     size_t min = (size_t)armcii_g.env.NC_DIRECT_MIN;
     int small = what == ARMCII_OP_ACC ? !hw : any_block(it, min, 1);
@@ -170,10 +166,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         /* every block a message record: they join the open message (src/core/rma.c) */
         if (blocking)
             armcii_order_before(call, kind, target);
-        char *l, *r;
-        size_t len;
-        while (armcii_iter_next(it, &l, &r, &len))
-            armcii_open_join(call, target, what, type, scale, l, r, len);
+        armcii_open_join_blocks(call, target, what, type, scale, it);
         return 0;
     }
     armcii_put_open_send(call, target);

@@ -10,6 +10,7 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
+#include "iter.h"
 #include "place.h"
 #include "stats.h"
 #include "warm.h"
@@ -271,6 +272,22 @@ void armcii_open_join(const char *call, int target, armcii_op_t what, int type, 
     armcii_amb_add(o->b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     building = NULL;
     o->bytes += len;
+    o->joined = 1;
+}
+
+void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int type,
+                             const void *scale, void *itv)
+{
+    armcii_iter_t *it = itv;
+    open_msg_t *o = open_msg(call, target, what, type, scale);
+    building = o;
+    char *l, *r;
+    size_t len;
+    while (armcii_iter_next(it, &l, &r, &len)) {
+        armcii_amb_add(o->b, l, (uint64_t)(uintptr_t)r, len);
+        o->bytes += len;
+    }
+    building = NULL;
     o->joined = 1;
 }
 

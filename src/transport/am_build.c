@@ -85,6 +85,22 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t 
 
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
 {
+    /* The common record, a few words into an open buffer with room, without the general
+     * loop (vector calls of single elements add one per element). */
+    if (b->buf && b->kind != AM_GETV && len > 0 && len <= 64 &&
+        b->used + sizeof(am_blk_t) + PAD8(len) <= room()) {
+        char *p = b->buf + b->used;
+        am_blk_t r = {remote, len};
+        memcpy(p, &r, sizeof(r));
+        memset(p + sizeof(r) + PAD8(len) - 8, 0, 8); /* the padding of the last word */
+        if (len == 8)
+            memcpy(p + sizeof(r), local, 8);
+        else
+            memcpy(p + sizeof(r), local, len);
+        b->used += sizeof(r) + PAD8(len);
+        ((am_hdr_t *)b->buf)->nblk++;
+        return;
+    }
     while (len > 0) {
         if (!b->buf)
             amb_open(b);
