@@ -5,15 +5,19 @@
 #include "../src/agg/agg.h"
 #include "../src/core/iter.h"
 
-/* The blocks of one I/O vector entry. The remote blocks of a large vector usually lie in
- * one allocation: when the span from the lowest to the highest does, one lookup checks
- * them all; otherwise each block is looked up, and the first outside names itself. */
-static void check_group(const char *call, const armci_giov_t *v, int local_is_src, int proc)
+/* The blocks of entry @p g of an I/O vector. The remote blocks of a large vector usually
+ * lie in one allocation: when the span from the lowest to the highest does, one lookup
+ * checks them all; otherwise each block is looked up. A bad block is named by its place in
+ * the entry's arrays and the length the caller gave them: a ptr_array_len longer than the
+ * arrays shows as a bad block just past their end. */
+static void check_group(const char *call, const armci_giov_t *v, int g, int local_is_src, int proc)
 {
     if (v->bytes <= 0 || v->ptr_array_len <= 0)
         return;
     void **local = local_is_src ? v->src_ptr_array : v->dst_ptr_array;
     void **remote = local_is_src ? v->dst_ptr_array : v->src_ptr_array;
+    const char *lname = local_is_src ? "src_ptr_array" : "dst_ptr_array";
+    const char *rname = local_is_src ? "dst_ptr_array" : "src_ptr_array";
     size_t len = (size_t)v->bytes;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
     int null = 0, n = v->ptr_array_len; /* no branch in the loop: a NULL is found below */
@@ -24,12 +28,20 @@ static void check_group(const char *call, const armci_giov_t *v, int local_is_sr
         hi = r > hi ? r : hi;
     }
     for (int k = 0; null && k < n; k++)
-        armcii_check_local(call, "a local segment address", local[k], len);
+        if (local[k] == NULL)
+            armcii_fatal(call,
+                         "iov[%d].%s[%d] (of ptr_array_len %d), a local address, is NULL with "
+                         "%zu bytes to transfer",
+                         g, lname, k, n, len);
     if (hi - lo <= SIZE_MAX - len &&
         armcii_region_find_fast(&armcii_g.regions, proc, lo, hi - lo + len))
         return;
     for (int k = 0; k < n; k++)
-        armcii_check_remote(call, remote[k], len, proc);
+        if (!armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)remote[k], len))
+            armcii_fatal(call,
+                         "iov[%d].%s[%d] (of ptr_array_len %d): remote address %p (+%zu bytes) "
+                         "on process %d is outside every ARMCI allocation of that process",
+                         g, rname, k, n, remote[k], len, proc);
 }
 
 static int vector(const char *call, armcii_op_t what, int type, void *scale, armci_giov_t *iov,
@@ -45,7 +57,7 @@ static int vector(const char *call, armcii_op_t what, int type, void *scale, arm
             armcii_check_acc(call, type, scale, iov[g].bytes);
     /* Every block is checked before any byte moves. */
     for (int g = 0; g < iov_len; g++)
-        check_group(call, &iov[g], what != ARMCII_OP_GET, proc);
+        check_group(call, &iov[g], g, what != ARMCII_OP_GET, proc);
     armcii_iter_t it;
     armcii_iter_vector(&it, iov, iov_len, what != ARMCII_OP_GET);
     if (!blocking && armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC)) {

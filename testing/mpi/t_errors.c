@@ -158,6 +158,13 @@ int main(int argc, char **argv)
                 dst[1] = r + 8;
             }
             armci_giov_t v = {src, dst, 8, 3};
+            if (strcmp(c, "vector_len") == 0) {
+                /* a ptr_array_len longer than the arrays hold: what follows their filled
+                 * part (zeros here) is named with its place and the length given */
+                void *rs[4] = {r, r + 8, NULL, NULL}, *ld[4] = {buf, buf + 1, buf + 2, buf + 3};
+                armci_giov_t g = {rs, ld, 8, 4};
+                ARMCI_GetV(&g, 1, peer);
+            }
             ARMCI_PutV(&v, 1, peer);
         } else if (strcmp(c, "mutex_range") == 0) {
             ARMCI_Lock(5, peer); /* mutexes were created: 2 per process */
