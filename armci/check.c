@@ -64,30 +64,11 @@ ARMCII_HOT const armcii_seg_t *armcii_check_contig(const char *call, const void 
     return armcii_check_remote(call, remote, (size_t)bytes, proc);
 }
 
-void armcii_check_hdl_free(const char *call, const armci_hdl_t *hdl)
-{
-    /* A handle names one operation until it is waited for or tested complete, as GA uses
-     * them (global/src/nbutil.c, get_armci_nbhandle: ARMCI_Wait, then ARMCI_INIT_HANDLE,
-     * before a handle takes another operation). A second operation on it would leave the
-     * first one unwaited and its completion unknowable. Uninitialised bytes read as no
-     * state: the check pattern does not match. */
-    armcii_req_t *req = NULL;
-    if (hdl && hdl->slot >= 0 && !armcii_hdl_is_aggregate(hdl) &&
-        armcii_hdl_state(&armcii_g.pool, hdl, &req) == ARMCII_HDL_ACTIVE)
-        armcii_fatal(call,
-                     "handle %p still has an operation in flight: ARMCI_Wait on it (or see "
-                     "ARMCI_Test report it done) before it takes another, or make it an "
-                     "aggregate handle (ARMCI_SET_AGGREGATE_HANDLE)",
-                     (void *)hdl);
-}
-
 ARMCII_HOT int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc)
 {
     /* known addresses first: the bytes of a plain handle may be uninitialised */
-    if (hdl == NULL || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)) {
-        armcii_check_hdl_free(call, hdl);
+    if (hdl == NULL || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl))
         return 0;
-    }
     if (is_acc)
         armcii_fatal(call, "accumulates are not aggregated: use a handle without "
                            "ARMCI_SET_AGGREGATE_HANDLE");

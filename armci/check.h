@@ -72,9 +72,6 @@ const armcii_seg_t *armcii_check_contig(const char *call, const void *local, con
 /** Is @p hdl an aggregate handle (its nonblocking puts and gets are collected)? Refuses
  *  accumulates on one. */
 int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc);
-/** A plain handle (or NULL) given to a nonblocking call must not still name an operation
- *  in flight; else an error naming the handle. (armcii_check_aggregate checks this.) */
-void armcii_check_hdl_free(const char *call, const armci_hdl_t *hdl);
 /** Element size of accumulate type @p type, checking @p scale and that @p bytes fits it. */
 size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes);
 

@@ -21,8 +21,6 @@ static int unlocked(const char *call, armcii_op_t what, void *local, void *remot
         return 0;
     /* known addresses first: the bytes of a plain handle may be uninitialised */
     int aggregate = !blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl);
-    if (!blocking && hdl && !aggregate && hdl->slot >= 0)
-        return 0; /* it may name an operation in flight: the locked way checks */
     if (armcii_path(proc) == ARMCII_PATH_FABRIC) {
         /* looked up before: the progress thread looks up (and updates the last-hit index
          * of) this process's own segments, never another's */
@@ -77,14 +75,11 @@ ARMCII_HOT static int put_common(const char *call, void *src, void *dst, int byt
 ARMCII_HOT static int acc_common(const char *call, int type, void *scale, void *src, void *dst,
                                  int bytes, int proc, armci_hdl_t *hdl, int blocking)
 {
-    /* To a peer of this node without the runtime lock, as puts and gets go (unlocked); anything
+    /* To a peer of this node without the runtime lock, as copy_unlocked does; anything
      * unusual (errors, aggregate handles) takes the locked way. */
     if (bytes > 0 && src && scale) {
         armcii_check_init(call);
-        /* an aggregate handle is refused, and a handle that may name an operation in flight
-         * checked, on the locked way */
-        if ((blocking || !hdl ||
-             (hdl->slot < 0 && (!armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)))) &&
+        if ((blocking || !hdl || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)) &&
             armcii_acc_unlocked(call, type, scale, src, dst, (size_t)bytes, proc)) {
             if (!blocking)
                 armcii_hdl_done(hdl);

@@ -59,7 +59,6 @@ static int put_flag(const char *call, void *src, void *dst, int size, int *flag,
     if (hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl))
         armcii_fatal(call, "flagged puts are not aggregated: use a handle without "
                            "ARMCI_SET_AGGREGATE_HANDLE");
-    armcii_check_hdl_free(call, hdl);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, size, proc);
     armcii_check_contig(call, &value, flag, sizeof(int), proc);
     armcii_put_flag(call, src, dst, seg, (size_t)size, flag, value, proc, hdl);

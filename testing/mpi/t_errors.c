@@ -93,24 +93,6 @@ int main(int argc, char **argv)
         double x[2] = {1, 2};
         armci_msg_dgop(x, t_me == 0 ? 1 : 2, "+");
     }
-    if (strcmp(c, "handle_reused") == 0) {
-        /* a second operation on a handle whose first is still in flight: run over tcp with
-         * no progress thread, process 1 making no ARMCI call (it waits in MPI), so nothing
-         * serves process 0's first get until the job ends (the connection is made first,
-         * while process 1 is in the barrier) */
-        if (t_me == 0)
-            ARMCI_Get(base[peer], buf, 8, peer);
-        ARMCI_Barrier();
-        if (t_me == 0) {
-            armci_hdl_t h;
-            ARMCI_INIT_HANDLE(&h);
-            ARMCI_NbGet(base[peer], buf, 8, peer, &h);
-            ARMCI_NbGet(base[peer], buf + 1, 8, peer, &h);
-        } else {
-            int x;
-            MPI_Recv(&x, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        }
-    }
     if (t_me == 0) {
         armci_hdl_t h;
         if (strcmp(c, "null_buffer") == 0)
