@@ -129,9 +129,18 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     took=$(echo "$(date +%s.%N) - $t0" | bc)
     [ -z "$left" ] || why="survivors$left still running after 60 s"
     [ "$(echo "$took <= $limit" | bc)" = 1 ] || why="${why:-took ${took} s, over ${limit} s}"
+    names_lost() { # names_lost RANK: its message names a process of the stricken host
+        grep -Eq "^armci: rank $1: .*rank [0-9]+ \(process [0-9]+ on [^)]*-$lost_host[,)].*(has died|has not been heard from|ended the job with an error)" "$log"
+    }
     for r in $survivors; do
-        grep -Eq "^armci: rank $r: .*rank [0-9]+ \(process [0-9]+ on [^)]*-$lost_host[,)].*(has died|has not been heard from|ended the job with an error)" "$log" ||
-            why="${why:-rank $r did not name a lost process of $lost_host}"
+        names_lost "$r" && continue
+        # A cascade: the survivor saw first another survivor end, one that itself named
+        # the stricken host (4 hosts x 1: rank 0 may notice rank 1, gone over rank 3,
+        # before rank 3). The first survivor then names the root cause; this one names
+        # its messenger, whose own message says why.
+        k=$(sed -n "s/^armci: rank $r: .*rank \([0-9]*\) (process [0-9]* on [^)]*) has died.*/\1/p" "$log" | head -1)
+        [ -n "$k" ] && [ "$k" != "$r" ] && names_lost "$k" && continue
+        why="${why:-rank $r did not name a lost process of $lost_host}"
     done
     ! grep -q "no error" "$log" || why="${why:-a survivor reported success}"
     # what is left: the launcher, stopped processes, the link
