@@ -333,11 +333,9 @@ int armcii_acc_unlocked(const char *call, int type, const void *scale, const voi
 /** May a put or accumulate sent as a message join the open message (blocking, or
  *  nonblocking on an implicit handle, where progress threads run)? */
 int armcii_open_may_join(int blocking, const armci_hdl_t *hdl);
-/** Adds a block to the open message to @p target for @p what (for accumulates: of @p type
- *  and @p scale), opening one (and sending one open for something else) as needed. */
-void armcii_open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
-                      const void *src, void *dst, size_t len);
-/** armcii_open_join for every block of the walker @p it (an armcii_iter_t). */
+/** Adds every block of the walker @p it (an armcii_iter_t) to the open message to
+ *  @p target for @p what (for accumulates: of @p type and @p scale), opening one (and
+ *  sending one open for something else) as needed. */
 void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int type,
                              const void *scale, void *it);
 /** Sends @p target's open put message, if it has one. */

@@ -264,15 +264,21 @@ int armcii_open_may_join(int blocking, const armci_hdl_t *hdl)
     return (blocking || !hdl) && !armcii_g.sends_need_caller && armcii_g.env.PUT_COMBINE;
 }
 
-void armcii_open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
-                      const void *src, void *dst, size_t len)
+/* Adds one block to @p o, which it joins. */
+static void open_add(open_msg_t *o, const char *src, void *dst, size_t len)
 {
-    open_msg_t *o = open_msg(call, target, what, type, scale);
-    building = o;
+    building = o; /* a wait for a bounce buffer inside the builder must not send it */
     armcii_amb_add(o->b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     building = NULL;
     o->bytes += len;
     o->joined = 1;
+}
+
+/* A contiguous put or accumulate joins the open message to @p target. */
+static void open_join(const char *call, int target, armcii_op_t what, int type, const void *scale,
+                      const void *src, void *dst, size_t len)
+{
+    open_add(open_msg(call, target, what, type, scale), src, dst, len);
 }
 
 void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int type,
@@ -280,15 +286,10 @@ void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int
 {
     armcii_iter_t *it = itv;
     open_msg_t *o = open_msg(call, target, what, type, scale);
-    building = o;
     char *l, *r;
     size_t len;
-    while (armcii_iter_next(it, &l, &r, &len)) {
-        armcii_amb_add(o->b, l, (uint64_t)(uintptr_t)r, len);
-        o->bytes += len;
-    }
-    building = NULL;
-    o->joined = 1;
+    while (armcii_iter_next(it, &l, &r, &len))
+        open_add(o, l, r, len);
 }
 
 ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
@@ -315,7 +316,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
             armcii_order_before(call, ARMCII_REQ_AM, target);
         int wait_here = blocking && armcii_g.sends_need_caller;
         if (armcii_open_may_join(blocking, hdl)) {
-            armcii_open_join(call, target, ARMCII_OP_PUT, 0, NULL, src, dst, len);
+            open_join(call, target, ARMCII_OP_PUT, 0, NULL, src, dst, len);
             return 0;
         }
         armcii_put_open_send(call, target); /* this one must not overtake it */
@@ -423,7 +424,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
     if (kind == ARMCII_REQ_AM && armcii_open_may_join(blocking, hdl)) {
         if (blocking)
             armcii_order_before(call, kind, target);
-        armcii_open_join(call, target, ARMCII_OP_ACC, type, scale, src, dst, len);
+        open_join(call, target, ARMCII_OP_ACC, type, scale, src, dst, len);
         return 0;
     }
     armcii_put_open_send(call, target);
