@@ -63,6 +63,23 @@ static MPI_Datatype mpi_type(const char *call, int type, size_t *size_p)
     }
 }
 
+/* The element type as a reduction's description shows it. */
+static const char *type_name(int type)
+{
+    switch (type) {
+    case ARMCI_INT:
+        return "int";
+    case ARMCI_LONG:
+        return "long";
+    case ARMCI_LONG_LONG:
+        return "longlong";
+    case ARMCI_FLOAT:
+        return "float";
+    default:
+        return "double";
+    }
+}
+
 /* Replace each element by its absolute value (for absmax/absmin). */
 static void make_abs(void *x, int n, int type)
 {
@@ -135,7 +152,8 @@ static const char *op_shown(const char *op, char buf[40])
  * (whose floating-point operands are reduced as ints, see allreduce). Names that begin
  * another name come after it ("&&" before "&", "||" before "|"), as in both peers.
  */
-static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int *logical_p)
+static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int *logical_p,
+                     const char **name_p)
 {
     static const struct {
         const char *name;
@@ -161,6 +179,7 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
                          ops[i].name, type == ARMCI_FLOAT ? "floats" : "doubles");
         *abs_p = ops[i].absolute;
         *logical_p = ops[i].logical;
+        *name_p = ops[i].name;
         return ops[i].mop;
     }
     armcii_fatal(call,
@@ -234,9 +253,10 @@ static void fold(void *x, const void *all, int n, int P, int type, MPI_Op mop)
  * with one synchronisation and reduce it here (ARMCI_COLL_ALG auto or pull, vectors up to
  * ARMCI_COLL_SMALL). A reduction of one double took 0.74-1.08 us through MPI_Iallreduce
  * and the runtime's wait, 2 processes, where MPI_Allreduce itself took 0.28 us. */
-static int node_allreduce(const char *call, void *x, int n, size_t es, int type, MPI_Op mop)
+static int node_allreduce(const char *call, void *x, int n, size_t es, int type, MPI_Op mop,
+                          const char *what)
 {
-    const void *all = armcii_coll_node_gather(call, x, (size_t)n * es);
+    const void *all = armcii_coll_node_gather(call, x, (size_t)n * es, what);
     if (!all)
         return 0;
     fold(x, all, n, armcii_g.nproc, type, mop);
@@ -255,6 +275,26 @@ static MPI_Comm own_comm(MPI_Comm comm, const ARMCI_Group *g)
     return MPI_COMM_NULL;
 }
 
+/* Before a reduction that MPI's collective does (long vectors, the node and node-leader
+ * scopes), that every process of @p comm does the reduction @p what: one more exchange of
+ * two ints, which the runtime's own steps spare (they carry @p what along). Left out
+ * where ARMCI_COLL_ALG=mpi asks for MPI's collectives alone. */
+static void agree_on(const char *call, const char *what, MPI_Comm comm)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (const char *c = what; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    int v[2] = {(int)(h >> 1), -(int)(h >> 1)};
+    MPI_Request r;
+    MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, comm, &r);
+    armcii_mpi_wait(call, &r);
+    if (v[0] != -v[1])
+        armcii_fatal(call,
+                     "the processes called this reduction with different operations or "
+                     "element types (this process: %s)",
+                     what);
+}
+
 /* x = op over the processes of comm (of group @p g, if not NULL); in place, everyone gets
  * the result. */
 static void allreduce(const char *call, void *x, int n, const char *op, int type, MPI_Comm comm,
@@ -263,7 +303,8 @@ static void allreduce(const char *call, void *x, int n, const char *op, int type
     size_t es;
     MPI_Datatype dt = mpi_type(call, type, &es);
     int absolute, logical;
-    MPI_Op mop = mpi_op(call, op, type, &absolute, &logical);
+    const char *name;
+    MPI_Op mop = mpi_op(call, op, type, &absolute, &logical, &name);
     if (n < 0)
         armcii_fatal(call, "element count is negative (%d)", n);
     if (comm == MPI_COMM_NULL || n == 0)
@@ -290,10 +331,15 @@ static void allreduce(const char *call, void *x, int n, const char *op, int type
             free(t);
         return;
     }
-    if (comm == armcii_g.comm && node_allreduce(call, x, n, es, type, mop))
+    /* what every process must agree on, told apart by the runtime's own steps */
+    char what[ARMCII_COLL_WHAT + 1];
+    snprintf(what, sizeof what, "%s %s", name, type_name(type));
+    if (comm == armcii_g.comm && node_allreduce(call, x, n, es, type, mop, what))
         return;
-    if (armcii_coll_p2p_allreduce(call, own_comm(comm, g), x, n, dt, es, mop))
+    if (armcii_coll_p2p_allreduce(call, own_comm(comm, g), x, n, dt, es, mop, what))
         return;
+    if (!armcii_coll_mpi_only(call))
+        agree_on(call, what, comm);
     MPI_Request r;
     MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &r);
     armcii_mpi_wait(call, &r);
@@ -623,10 +669,11 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
      * must not tie (ARMCI-MPI compares them as their own type, src/message.c). */
     struct {
         sel_key_t key;
-        int contributes;
+        int contributes, want_max;
     } mine, *all;
     memset(&mine, 0, sizeof(mine));
     mine.contributes = contribute != 0;
+    mine.want_max = want_max;
     if (contribute) {
         armcii_check_local(call, "x", x, (size_t)n);
         if ((size_t)n < es)
@@ -645,6 +692,14 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
     /* Every process picks the same winner: best key among contributors, lowest rank on ties. */
     int winner = -1;
     for (int i = 0; i < size; i++) {
+        if (all[i].want_max != want_max) {
+            int abs = i;
+            armcii_translate(comm, armcii_g.comm, 1, &i, &abs);
+            armcii_fatal(call,
+                         "the processes called this selection with different operations: "
+                         "this process selects the %s, process %d the %s",
+                         want_max ? "max" : "min", abs, want_max ? "min" : "max");
+        }
         if (!all[i].contributes)
             continue;
         if (winner < 0 || key_before(type, want_max, &all[i].key, &all[winner].key))

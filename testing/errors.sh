@@ -117,6 +117,17 @@ counts="the processes called this collective with different counts"
 for shm in 1 0; do
     peer gop_counts "armci_msg_dgop: &&$counts" ARMCI_SHM=$shm
 done
+# reductions with different operations or types on different processes: named on the node
+# path (the staged data carries the reduction), over the fabric (each step's message does),
+# and where MPI's collective reduces (one exchange of the reduction's hash beforehand)
+ops="the processes called this reduction with different operations or element types"
+for shm in 1 0; do
+    peer gop_ops "armci_msg_dgop: &&+ double&&max double&&$ops" ARMCI_SHM=$shm
+done
+peer gop_types "+ int&&+ float&&$ops" ARMCI_SHM=0
+peer gop_ops_long "armci_msg_dgop: $ops (this process: m" ARMCI_SHM=0
+peer gop_ops_scope "armci_msg_gop_scope: $ops (this process: "
+peer sel_ops "armci_msg_sel: the processes called this selection with different operations"
 expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, && (land), || (lor), & (band), | (bor), or"
 expect msg_op_fortran "armci_msg_lgop: operation \"xor\\x01GGGG\" is not one of"
 expect msg_sel_op "armci_msg_sel: operation \"mid     \" is not min or max"

@@ -86,6 +86,11 @@ int armcii_coll_cma(void)
     return cma_ok;
 }
 
+int armcii_coll_mpi_only(const char *call)
+{
+    return armcii_coll_algorithm(call) == ARMCII_COLL_MPI;
+}
+
 /* @p len bytes at @p src in the address space of node process @p owner, which published
  * them as private memory, to @p dst. */
 static void cma_read(const char *call, char *dst, const char *src, size_t len, int owner)
@@ -169,12 +174,13 @@ int armcii_coll_algorithm(const char *call)
  * receive buffers are complete); for small blocks the meetings are the cost.
  */
 /* What each half of pull()'s staging buffer starts with: the call that staged it, so that
- * processes that disagree (another count, another collective) are told so instead of
- * reading the other's partial or stale data. */
+ * processes that disagree (another count, another collective, another reduction) are told
+ * so instead of reading the other's partial or stale data, or folding it their own way. */
 typedef struct {
     uint64_t bytes; /* send data per process */
     uint32_t allgather;
-    char call[52];
+    char what[ARMCII_COLL_WHAT]; /* the reduction a gather serves, "" for none */
+    char call[36];
 } pull_hdr_t;
 _Static_assert(sizeof(pull_hdr_t) == 64, "the send data stays aligned");
 
@@ -182,7 +188,7 @@ static void pull_mismatch(const char *call, int other, const pull_hdr_t *mine,
                           const pull_hdr_t *theirs)
 {
     armcii_fatal(call,
-                 "this process %s %llu bytes, process %d %s %llu bytes (in %.52s): the "
+                 "this process %s %llu bytes, process %d %s %llu bytes (in %.36s): the "
                  "processes called this collective with different counts, or called "
                  "different collectives",
                  mine->allgather ? "contributes" : "sends all-to-all",
@@ -191,8 +197,16 @@ static void pull_mismatch(const char *call, int other, const pull_hdr_t *mine,
                  (unsigned long long)theirs->bytes, theirs->call);
 }
 
-static void pull(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,
-                 int P, int me)
+void armcii_coll_what_mismatch(const char *call, int other, const char *mine, const char *theirs)
+{
+    armcii_fatal(call,
+                 "this process reduces with %.*s, process %d with %.*s: the processes called "
+                 "this reduction with different operations or element types",
+                 ARMCII_COLL_WHAT, mine, other, ARMCII_COLL_WHAT, theirs);
+}
+
+static void pull(const char *call, int allgather, const char *what, const void *sendbuf,
+                 void *recvbuf, size_t bb, int P, int me)
 {
     size_t ssize = allgather ? bb : bb * (size_t)P;
     size_t span = sizeof(pull_hdr_t) + (size_t)armcii_g.env.COLL_SMALL; /* one half */
@@ -201,6 +215,8 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
     pull_hdr_t *hdr = (pull_hdr_t *)(st + (seq & 1) * span);
     hdr->bytes = ssize;
     hdr->allgather = (uint32_t)allgather;
+    memset(hdr->what, 0, sizeof hdr->what); /* compared whole */
+    memcpy(hdr->what, what, strnlen(what, sizeof hdr->what));
     snprintf(hdr->call, sizeof hdr->call, "%s", call);
     memcpy(hdr + 1, sendbuf, ssize);
     armcii_node_slot_t *my = &armcii_node.slots[armcii_g.node_rank];
@@ -221,6 +237,8 @@ static void pull(const char *call, int allgather, const void *sendbuf, void *rec
         const pull_hdr_t *theirs = (const pull_hdr_t *)(o->small_buf + (seq & 1) * span);
         if (theirs->bytes != hdr->bytes || theirs->allgather != hdr->allgather)
             pull_mismatch(call, i, hdr, theirs);
+        if (memcmp(theirs->what, hdr->what, sizeof hdr->what) != 0)
+            armcii_coll_what_mismatch(call, i, hdr->what, theirs->what);
         memcpy(rbuf + (size_t)i * bb, (const char *)(theirs + 1) + from, bb);
     }
 }
@@ -246,7 +264,7 @@ int armcii_coll_node_sync(const char *call)
     return 1;
 }
 
-const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes)
+const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes, const char *what)
 {
     if (bytes == 0 || bytes > (size_t)armcii_g.env.COLL_SMALL || !world_in_node(call))
         return NULL;
@@ -260,7 +278,7 @@ const void *armcii_coll_node_gather(const char *call, const void *x, size_t byte
     }
     armcii_cache_sync();
     armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
-    pull(call, 1, x, gathered, bytes, armcii_g.nproc, armcii_g.rank);
+    pull(call, 1, what, x, gathered, bytes, armcii_g.nproc, armcii_g.rank);
     return gathered;
 }
 
@@ -362,7 +380,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     int whole_node = comm == armcii_g.comm && P == armcii_g.node_size;
     if (alg == ALG_PULL && whole_node) {
         armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
-        pull(call, allgather, sendbuf, recvbuf, bb, P, me);
+        pull(call, allgather, "", sendbuf, recvbuf, bb, P, me);
         return 0;
     }
     if (alg == ALG_PULL)

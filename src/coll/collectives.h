@@ -8,13 +8,25 @@
 
 #include "../core/armcii.h"
 
+/** A reduction as the processes must agree on it: its operation and element type, a string
+ *  ("max double") of at most this many bytes, NUL-padded. Processes that disagree are told
+ *  so, naming both, by the steps below that exchange data. */
+#define ARMCII_COLL_WHAT 16
+
 void armcii_coll_init(void);
+/** Does ARMCI_COLL_ALG=mpi leave every collective to MPI? */
+int armcii_coll_mpi_only(const char *call);
 /** May collectives read send buffers in other processes' private memory (process_vm_readv)? */
 int armcii_coll_cma(void);
 /** Where the world is one node sharing memory and ARMCI_COLL_ALG allows it, gathers the
  *  @p bytes at @p x of every process (rank order, valid until the next call) with one
- *  synchronisation; NULL, doing nothing, elsewhere. Collective over the world. */
-const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes);
+ *  synchronisation, for the reduction @p what; NULL, doing nothing, elsewhere. Collective
+ *  over the world. */
+const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes,
+                                    const char *what);
+/** Ends the job: this process reduces with @p mine, process @p other (of the world) with
+ *  @p theirs. */
+void armcii_coll_what_mismatch(const char *call, int other, const char *mine, const char *theirs);
 /*
  * Collectives by MPI point-to-point messages (src/coll/p2p.c), which the runtime's wait
  * completes, over @p comm: a communicator of the runtime's own (the world's,
@@ -22,10 +34,10 @@ const void *armcii_coll_node_gather(const char *call, const void *x, size_t byte
  * where MPI's collective is to do it: no such communicator (MPI_COMM_NULL),
  * ARMCI_COLL_ALG=mpi, or more than 64 KiB per process.
  */
-/** In place, MPI's @p op on @p n elements of @p dt, @p es bytes each; every process gets
- *  the same bits. */
+/** In place, MPI's @p op on @p n elements of @p dt, @p es bytes each, the reduction @p what;
+ *  every process gets the same bits. */
 int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, MPI_Datatype dt,
-                              size_t es, MPI_Op op);
+                              size_t es, MPI_Op op, const char *what);
 /** The @p bytes at @p buf of rank @p root of @p comm, to every process. */
 int armcii_coll_p2p_bcast(const char *call, MPI_Comm comm, void *buf, size_t bytes, int root);
 int armcii_coll_p2p_barrier(const char *call, MPI_Comm comm);

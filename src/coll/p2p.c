@@ -68,9 +68,10 @@ static int ours(const char *call, MPI_Comm comm, size_t bytes)
 
 /* Sends @p bytes at @p out to @p to while receiving as many from @p from into @p in, completed
  * by the runtime's wait. Either peer may be MPI_PROC_NULL (its buffer must still be valid:
- * Open MPI checks it). */
+ * Open MPI checks it). The last @p trailer bytes are not data (a count in an error leaves
+ * them out). */
 static void step(const char *call, MPI_Comm comm, const void *out, int to, void *in, int from,
-                 size_t bytes, int tag)
+                 size_t bytes, int tag, size_t trailer)
 {
     MPI_Request r[2];
     MPI_Status st[2];
@@ -87,7 +88,7 @@ static void step(const char *call, MPI_Comm comm, const void *out, int to, void 
                      "process %d sent %d bytes to this step where this process expected "
                      "%zu: the processes called this collective with different counts, or "
                      "called different collectives",
-                     abs, got, bytes);
+                     abs, got - (int)trailer, bytes - trailer);
     }
 }
 
@@ -105,13 +106,32 @@ static void combine(void *x, void *in, int n, MPI_Datatype dt, size_t es, MPI_Op
 }
 
 /*
+ * One step of a reduction: the @p bytes of partial at @p x (if any) go out through @p out,
+ * followed by what the reduction is (already at out + bytes), and the peer's arrive at
+ * @p in with theirs, which must be the same. Any two processes that disagree are joined
+ * by a chain of steps, so some step sees the difference and says so.
+ */
+static void fold_step(const char *call, MPI_Comm comm, const void *x, char *out, int to, char *in,
+                      int from, size_t bytes, int tag)
+{
+    if (x)
+        memcpy(out, x, bytes);
+    step(call, comm, out, to, in, from, bytes + ARMCII_COLL_WHAT, tag, ARMCII_COLL_WHAT);
+    if (from == MPI_PROC_NULL || memcmp(in + bytes, out + bytes, ARMCII_COLL_WHAT) == 0)
+        return;
+    int abs = from;
+    armcii_translate(comm, armcii_g.comm, 1, &from, &abs);
+    armcii_coll_what_mismatch(call, abs, out + bytes, in + bytes);
+}
+
+/*
  * Recursive doubling over the largest power of two p2 <= P: at step k each process
  * exchanges its partial with the process whose (virtual) rank differs in bit k. The first
  * 2 * (P - p2) processes pair up beforehand: the even one of each pair hands its vector to
  * the odd one, which takes part for both, and gets the result back at the end.
  */
 int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, MPI_Datatype dt,
-                              size_t es, MPI_Op op)
+                              size_t es, MPI_Op op, const char *what)
 {
     size_t bytes = (size_t)n * es;
     if (!ours(call, comm, bytes))
@@ -121,20 +141,23 @@ int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, M
     MPI_Comm_rank(comm, &me);
     if (P == 1)
         return 1;
-    double small[32];
-    void *in = bytes <= sizeof(small) ? small : malloc(bytes);
-    if (!in)
+    size_t span = bytes + ARMCII_COLL_WHAT; /* a message: the partial, then what */
+    double small[64];
+    char *out = 2 * span <= sizeof(small) ? (char *)small : malloc(2 * span), *in = out + span;
+    if (!out)
         armcii_fatal(call, "out of memory for a reduction of %zu bytes", bytes);
+    memset(out + bytes, 0, ARMCII_COLL_WHAT); /* compared whole */
+    memcpy(out + bytes, what, strnlen(what, ARMCII_COLL_WHAT));
     int p2 = 1;
     while (2 * p2 <= P)
         p2 *= 2;
     int extra = P - p2, vr = me - extra; /* virtual rank among the p2, or -1 */
     if (me < 2 * extra) {
         if (me % 2 == 0) {
-            step(call, comm, x, me + 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_IN);
+            fold_step(call, comm, x, out, me + 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_IN);
             vr = -1;
         } else {
-            step(call, comm, x, MPI_PROC_NULL, in, me - 1, bytes, TAG_FOLD_IN);
+            fold_step(call, comm, NULL, out, MPI_PROC_NULL, in, me - 1, bytes, TAG_FOLD_IN);
             combine(x, in, n, dt, es, op, 1);
             vr = me / 2;
         }
@@ -143,18 +166,20 @@ int armcii_coll_p2p_allreduce(const char *call, MPI_Comm comm, void *x, int n, M
         for (int k = 0, m = 1; m < p2; k++, m *= 2) {
             int pv = vr ^ m;
             int peer = pv < extra ? 2 * pv + 1 : pv + extra;
-            step(call, comm, x, peer, in, peer, bytes, TAG_DOUBLING + k);
+            fold_step(call, comm, x, out, peer, in, peer, bytes, TAG_DOUBLING + k);
             combine(x, in, n, dt, es, op, pv < vr);
         }
     }
     if (me < 2 * extra) {
-        if (me % 2 == 0)
-            step(call, comm, in, MPI_PROC_NULL, x, me + 1, bytes, TAG_FOLD_OUT);
-        else
-            step(call, comm, x, me - 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_OUT);
+        if (me % 2 == 0) {
+            fold_step(call, comm, NULL, out, MPI_PROC_NULL, in, me + 1, bytes, TAG_FOLD_OUT);
+            memcpy(x, in, bytes);
+        } else {
+            fold_step(call, comm, x, out, me - 1, in, MPI_PROC_NULL, bytes, TAG_FOLD_OUT);
+        }
     }
-    if (in != small)
-        free(in);
+    if (out != (char *)small)
+        free(out);
     return 1;
 }
 
@@ -171,7 +196,7 @@ int armcii_coll_p2p_bcast(const char *call, MPI_Comm comm, void *buf, size_t byt
     int vr = (me - root + P) % P, m = 1;
     for (; m < P; m *= 2)
         if (vr & m) {
-            step(call, comm, buf, MPI_PROC_NULL, buf, (vr - m + root) % P, bytes, TAG_BCAST);
+            step(call, comm, buf, MPI_PROC_NULL, buf, (vr - m + root) % P, bytes, TAG_BCAST, 0);
             break;
         }
     MPI_Request r[32];
@@ -193,7 +218,7 @@ int armcii_coll_p2p_barrier(const char *call, MPI_Comm comm)
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
     for (int k = 0, d = 1; d < P; k++, d *= 2)
-        step(call, comm, NULL, (me + d) % P, NULL, (me - d + P) % P, 0, TAG_BARRIER + k);
+        step(call, comm, NULL, (me + d) % P, NULL, (me - d + P) % P, 0, TAG_BARRIER + k, 0);
     return 1;
 }
 

@@ -93,6 +93,33 @@ int main(int argc, char **argv)
         double x[2] = {1, 2};
         armci_msg_dgop(x, t_me == 0 ? 1 : 2, "+");
     }
+    /* Collective, with an operation or element type that differs on process 0: ARMCI-MPI
+     * (src/message_gop.c) and ComEx (comex/src-armci/message.c) hand each process's own
+     * operation to MPI_Allreduce, and each process gets a different answer. */
+    if (strcmp(c, "gop_ops") == 0) {
+        double x[2] = {1, 2};
+        armci_msg_dgop(x, 2, t_me == 0 ? "+" : "max");
+    }
+    if (strcmp(c, "gop_types") == 0) { /* the same 4 bytes each: int against float */
+        int i = 1;
+        float f = 1;
+        if (t_me == 0)
+            armci_msg_igop(&i, 1, "+");
+        else
+            armci_msg_fgop(&f, 1, "+");
+    }
+    if (strcmp(c, "gop_ops_long") == 0) { /* longer than the runtime's own steps take */
+        static double x[20000];
+        armci_msg_dgop(x, 20000, t_me == 0 ? "min" : "max");
+    }
+    if (strcmp(c, "gop_ops_scope") == 0) { /* the node's scope: MPI's collective */
+        long x = 1;
+        armci_msg_gop_scope(SCOPE_NODE, &x, 1, t_me == 0 ? "+" : "absmax", ARMCI_LONG);
+    }
+    if (strcmp(c, "sel_ops") == 0) {
+        double x = t_me;
+        armci_msg_sel(&x, sizeof x, t_me == 0 ? "min" : "max", ARMCI_DOUBLE, 1);
+    }
     if (t_me == 0) {
         armci_hdl_t h;
         if (strcmp(c, "null_buffer") == 0)
