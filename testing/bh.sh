@@ -95,6 +95,9 @@ if [ -x "$bh_mpi" ] && [ -n "${ref2:-}" ]; then
     st=$?
     [ $st = 0 ] && [ "$(field "$log" checksum)/$(field "$log" acc_checksum)" = "$ref2" ]
     report $? "ARMCI-MPI build: the same positions and forces as ours" "$log"
+else
+    skip "ARMCI-MPI build: the same positions and forces as ours" \
+        "ARMCI-MPI (libarmci-mpi-dev) not installed, or no 2-process run above"
 fi
 
 # misuse is refused with a message
