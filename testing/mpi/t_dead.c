@@ -50,6 +50,9 @@ int main(int argc, char **argv)
     ARMCI_Malloc(base, BYTES);
     ARMCI_Create_mutexes(1);
     memset(base[me], me, BYTES);
+    /* in mode mutex, the victim's word to the others: it holds the mutex */
+    volatile int *held = (volatile int *)((char *)base[me] + BYTES - 64);
+    *held = 0;
     ARMCI_Barrier();
     double t0 = MPI_Wtime();
 
@@ -112,8 +115,12 @@ int main(int argc, char **argv)
         return 3;
     }
     if (me == victim) {
-        if (!strcmp(mode, "mutex"))
+        if (!strcmp(mode, "mutex")) {
             ARMCI_Lock(0, 0);
+            for (int p = 0; p < victim; p++)
+                ARMCI_PutValueInt(1, (char *)base[p] + BYTES - 64, p);
+            ARMCI_AllFence();
+        }
         if (!strcmp(mode, "storm")) {
             /* keep up with the survivors' barriers until the end comes */
             for (long it = 0;; it++) {
@@ -146,7 +153,7 @@ int main(int argc, char **argv)
         while (MPI_Wtime() - t0 < GIVE_UP)
             ARMCI_Get(base[victim], buf, BYTES, victim);
     } else if (!strcmp(mode, "mutex")) {
-        while (MPI_Wtime() - t0 < DIE_AFTER / 2)
+        while (!*held && MPI_Wtime() - t0 < GIVE_UP) /* until the victim holds it */
             ARMCIX_Progress();
         ARMCI_Lock(0, 0); /* the victim holds it and will never give it back */
         ARMCI_Unlock(0, 0);
