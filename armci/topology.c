@@ -5,9 +5,11 @@
  */
 #include "check.h"
 
+/* Decided alike on every process (ARMCI_SHM and ARMCI_DOMAIN_NODE are the same in all):
+ * not armcii_g.shm, which is 0 in a process alone on its node while its peers count nodes. */
 static int per_process(void)
 {
-    return !armcii_g.shm || !armcii_g.env.DOMAIN_NODE;
+    return !armcii_g.env.SHM || !armcii_g.env.DOMAIN_NODE;
 }
 
 static void check_domain(const char *call, armci_domain_t domain)

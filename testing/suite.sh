@@ -166,6 +166,8 @@ most "t_calls np=3 nodes of 2 and 1, sockets" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=so
 prog="$bin/t_subcomm"
 one "t_subcomm np=3 shm" 3 ARMCI_SHM=1
 one "t_subcomm np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+# members on nodes of 2 and 1: every process counts the same domains
+most "t_subcomm np=5 nodes of 2 and 1, tcp" 5 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 # memory a process pays for the runtime: at init and first contact, per allocation per
 # process (t_footprint.c). Only in the plain build, whose allocator and pages are the real
 # ones; glibc's thread cache off, which would count freed blocks as in use.
