@@ -1,5 +1,8 @@
 /* Generalised I/O vector put, get and accumulate, blocking and not. */
+#include <errno.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "../src/agg/agg.h"
@@ -10,6 +13,26 @@
  * checks them all; otherwise each block is looked up. A bad block is named by its place in
  * the entry's arrays and the length the caller gave them: a ptr_array_len longer than the
  * arrays shows as a bad block just past their end. */
+/* An array this long (512 KiB of pointers) is asked of the kernel whether it lies in
+ * mapped memory before it is read: a ptr_array_len far past the arrays' end would
+ * otherwise end the job with a segmentation fault and no word of the call. A shorter one
+ * that overruns its array reads neighbouring memory, whose values show as bad blocks just
+ * past the filled part (below). One system call against a vector of 64Ki blocks. */
+#define ARRAY_PROBE_MIN 65536
+
+static void check_array(const char *call, int g, const char *name, void **array, int n)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = (uintptr_t)array & ~(page - 1), to = (uintptr_t)(array + n);
+    /* msync's only check of an anonymous range with MS_ASYNC: is every page mapped? */
+    if (msync((void *)from, to - from, MS_ASYNC) == 0 || errno != ENOMEM)
+        return;
+    armcii_fatal(call,
+                 "iov[%d].%s: ptr_array_len %d entries (%zu bytes from %p) run past the "
+                 "process's mapped memory; the arrays are shorter than ptr_array_len says",
+                 g, name, n, (size_t)n * sizeof(void *), (void *)array);
+}
+
 static void check_group(const char *call, const armci_giov_t *v, int g, int local_is_src, int proc)
 {
     if (v->bytes <= 0 || v->ptr_array_len <= 0)
@@ -21,6 +44,10 @@ static void check_group(const char *call, const armci_giov_t *v, int g, int loca
     size_t len = (size_t)v->bytes;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
     int null = 0, n = v->ptr_array_len; /* no branch in the loop: a NULL is found below */
+    if (n >= ARRAY_PROBE_MIN) {
+        check_array(call, g, "src_ptr_array", v->src_ptr_array, n);
+        check_array(call, g, "dst_ptr_array", v->dst_ptr_array, n);
+    }
     for (int k = 0; k < n; k++) {
         null |= local[k] == NULL;
         uintptr_t r = (uintptr_t)remote[k];

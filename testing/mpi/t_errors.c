@@ -174,6 +174,12 @@ int main(int argc, char **argv)
                 armci_giov_t g = {rs, ld, 8, 4};
                 ARMCI_GetV(&g, 1, peer);
             }
+            if (strcmp(c, "vector_huge_len") == 0) {
+                /* a ptr_array_len of 2^30 for arrays of 2 entries */
+                void *rs[2] = {r, r + 8}, *ld[2] = {buf, buf + 1};
+                armci_giov_t g = {rs, ld, 8, 1 << 30};
+                ARMCI_GetV(&g, 1, peer);
+            }
             ARMCI_PutV(&v, 1, peer);
         } else if (strcmp(c, "mutex_range") == 0) {
             ARMCI_Lock(5, peer); /* mutexes were created: 2 per process */
