@@ -105,7 +105,8 @@ int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
     static const size_t sizes[] = {1, 7, 64, 1000, 16384, 1 << 20};
-    int bad = 0, runs = 0;
+    /* Each configuration is checked by its own CHECK against MPI's result; no count of
+     * runs follows, as one would count loop iterations and could not fail. */
     for (int s = 0; s < 6; s++)
         for (int ag = 0; ag < 2; ag++)
             for (int lm = 0; lm < 3; lm++) {
@@ -115,8 +116,6 @@ int main(int argc, char **argv)
                       lm == 2 ? "mixed"
                       : lm    ? "ARMCI local"
                               : "private");
-                bad += b;
-                runs++;
             }
     CHECK(!burst(), "back-to-back collectives");
     /* a group: the odd processes */
@@ -137,7 +136,6 @@ int main(int argc, char **argv)
         }
         ARMCI_Group_free(&g);
     }
-    CHECK(runs == 36, "runs %d", runs);
     ARMCI_Barrier();
     return t_finish("t_coll");
 }

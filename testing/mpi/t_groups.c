@@ -41,6 +41,38 @@ static int exercise_group(ARMCI_Group *g, int round, int idsum, const char *what
     return bad;
 }
 
+/* The path operations from this process to each process should take, worked out from MPI
+ * and the environment alone, not from the runtime, into @p want (t_np entries): a node is
+ * the processes of one machine (MPI_COMM_TYPE_SHARED, in world-rank order), cut into runs
+ * of ARMCI_NODE_SIZE when that is set, as tester.h's t_node_size counts them; a peer on
+ * this node is reached through the node's memory unless ARMCI_SHM=0 (env_defs.h), any
+ * other through libfabric. A node is named by its first process's world rank. */
+static void expected_paths(int *want)
+{
+    MPI_Comm machine, node;
+    int n, r;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &machine);
+    MPI_Comm_size(machine, &n);
+    MPI_Comm_rank(machine, &r);
+    const char *e = getenv("ARMCI_NODE_SIZE");
+    int k = e ? atoi(e) : 0;
+    if (k <= 0 || k >= n)
+        k = n;
+    MPI_Comm_split(machine, r / k, r, &node);
+    int first, *firsts = malloc((size_t)t_np * sizeof(int));
+    MPI_Allreduce(&t_me, &first, 1, MPI_INT, MPI_MIN, node);
+    MPI_Allgather(&first, 1, MPI_INT, firsts, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Comm_free(&node);
+    MPI_Comm_free(&machine);
+    e = getenv("ARMCI_SHM");
+    int shm = !(e && strcmp(e, "0") == 0); /* the suite sets 0 or 1; the default is 1 */
+    for (int q = 0; q < t_np; q++)
+        want[q] = q == t_me                          ? ARMCIX_PATH_SELF
+                  : shm && firsts[q] == firsts[t_me] ? ARMCIX_PATH_SHM
+                                                     : ARMCIX_PATH_FABRIC;
+    free(firsts);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
@@ -198,12 +230,21 @@ int main(int argc, char **argv)
     CHECK(found == 1, "I am listed once in my domain");
     CHECK(armci_domain_same_id(ARMCI_DOMAIN_SMP, t_me), "same domain as myself");
     int shm = ARMCI_Uses_shm();
+    /* ARMCI_Same_node and ARMCIX_Path_of against the layout the test works out itself:
+     * t_cache, t_agg, t_progress and t_memory choose their checks by ARMCIX_Path_of, and a
+     * wrong path would switch those checks off without a failure. */
+    int *want = malloc((size_t)t_np * sizeof(int));
+    expected_paths(want);
     for (int p = 0; p < t_np; p++) {
         int same = armci_domain_same_id(ARMCI_DOMAIN_SMP, p);
         CHECK(!same || p == t_me || shm, "process %d in my domain without shared memory", p);
-        CHECK(ARMCI_Same_node(p) == (ARMCIX_Path_of(p) != ARMCIX_PATH_FABRIC),
-              "ARMCI_Same_node(%d)", p);
+        CHECK(!ARMCI_Same_node(p) == (want[p] == ARMCIX_PATH_FABRIC),
+              "ARMCI_Same_node(%d) is %d, expected %d", p, ARMCI_Same_node(p),
+              want[p] != ARMCIX_PATH_FABRIC);
+        CHECK(ARMCIX_Path_of(p) == want[p], "ARMCIX_Path_of(%d) is %d, expected %d", p,
+              ARMCIX_Path_of(p), want[p]);
     }
+    free(want);
     /* domains are nodes with shared memory: 2..4 processes on one machine share one (or
      * form ARMCI_NODE_SIZE runs) */
     int nnodes;

@@ -22,24 +22,56 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     int p = (t_me + 1) % t_np;
     char *r = base[p];
+    /* Every value names its putter (small integers: exact in a float), so that the target
+     * can tell what it should hold without asking the runtime. */
     ARMCI_PutValueInt(-5 - t_me, r + 0, p);
-    ARMCI_PutValueLong(1L << 40, r + 8, p);
-    ARMCI_PutValueFloat(2.5f, r + 16, p);
-    ARMCI_PutValueDouble(-1e300, r + 24, p);
+    ARMCI_PutValueLong((1L << 40) + t_me, r + 8, p);
+    ARMCI_PutValueFloat(2.5f + (float)t_me, r + 16, p);
+    ARMCI_PutValueDouble(-1e300 * (t_me + 1), r + 24, p);
     armci_hdl_t h[4];
-    ARMCI_NbPutValueInt(11, r + 32, p, &h[0]);
-    ARMCI_NbPutValueLong(12, r + 40, p, &h[1]);
-    ARMCI_NbPutValueFloat(13.f, r + 48, p, &h[2]);
-    ARMCI_NbPutValueDouble(14., r + 56, p, &h[3]);
+    ARMCI_NbPutValueInt(11 + t_me, r + 32, p, &h[0]);
+    ARMCI_NbPutValueLong(12L + t_me, r + 40, p, &h[1]);
+    ARMCI_NbPutValueFloat(13.f + (float)t_me, r + 48, p, &h[2]);
+    ARMCI_NbPutValueDouble(14. + t_me, r + 56, p, &h[3]);
     for (int k = 0; k < 4; k++)
         ARMCI_Wait(&h[k]);
     CHECK(ARMCI_GetValueInt(r, p) == -5 - t_me, "int value");
-    CHECK(ARMCI_GetValueLong(r + 8, p) == 1L << 40, "long value");
-    CHECK(ARMCI_GetValueFloat(r + 16, p) == 2.5f, "float value");
-    CHECK(ARMCI_GetValueDouble(r + 24, p) == -1e300, "double value");
-    CHECK(ARMCI_GetValueInt(r + 32, p) == 11 && ARMCI_GetValueLong(r + 40, p) == 12 &&
-              ARMCI_GetValueFloat(r + 48, p) == 13.f && ARMCI_GetValueDouble(r + 56, p) == 14.,
+    CHECK(ARMCI_GetValueLong(r + 8, p) == (1L << 40) + t_me, "long value");
+    CHECK(ARMCI_GetValueFloat(r + 16, p) == 2.5f + (float)t_me, "float value");
+    CHECK(ARMCI_GetValueDouble(r + 24, p) == -1e300 * (t_me + 1), "double value");
+    CHECK(ARMCI_GetValueInt(r + 32, p) == 11 + t_me &&
+              ARMCI_GetValueLong(r + 40, p) == 12L + t_me &&
+              ARMCI_GetValueFloat(r + 48, p) == 13.f + (float)t_me &&
+              ARMCI_GetValueDouble(r + 56, p) == 14. + t_me,
           "nonblocking values");
+    /* The same values read by their target with plain loads: a get could agree with a put
+     * that never left the putter (a cache, a value kept on the origin's side), the target's
+     * own memory cannot. The fence completes the puts at the target, the barrier tells it. */
+    ARMCI_Fence(p);
+    ARMCI_Barrier();
+    {
+        int from = (t_me + t_np - 1) % t_np; /* who put into this process's block */
+        char *v = base[t_me];
+        int vi, vi2;
+        long vl, vl2;
+        float vf, vf2;
+        double vd, vd2;
+        memcpy(&vi, v + 0, sizeof(vi));
+        memcpy(&vl, v + 8, sizeof(vl));
+        memcpy(&vf, v + 16, sizeof(vf));
+        memcpy(&vd, v + 24, sizeof(vd));
+        memcpy(&vi2, v + 32, sizeof(vi2));
+        memcpy(&vl2, v + 40, sizeof(vl2));
+        memcpy(&vf2, v + 48, sizeof(vf2));
+        memcpy(&vd2, v + 56, sizeof(vd2));
+        CHECK(vi == -5 - from && vl == (1L << 40) + from && vf == 2.5f + (float)from &&
+                  vd == -1e300 * (from + 1),
+              "values from %d in the target's memory: %d %ld %g %g", from, vi, vl, (double)vf, vd);
+        CHECK(vi2 == 11 + from && vl2 == 12L + from && vf2 == 13.f + (float)from &&
+                  vd2 == 14. + from,
+              "nonblocking values from %d in the target's memory: %d %ld %g %g", from, vi2, vl2,
+              (double)vf2, vd2);
+    }
 
     /* flagged put: the target waits for the flag, then must see all the data */
     ARMCI_Barrier();
@@ -198,10 +230,36 @@ int main(int argc, char **argv)
     memset(a, 7, 64);
     ARMCI_Copy(a, b, 64);
     CHECK(memcmp(a, b, 64) == 0, "ARMCI_Copy");
-    ARMCI_Access_begin(base[t_me]);
-    ((char *)base[t_me])[100] = 42;
-    ARMCI_Access_end(base[t_me]);
-    CHECK(((char *)base[t_me])[100] == 42, "access bracket");
+    /* Access brackets as ARMCI-MPI defines them: between ARMCI_Access_begin and
+     * ARMCI_Access_end a process loads and stores its own allocation directly, and both
+     * calls synchronise that private view with what other processes put and get
+     * (ARMCI-MPI's src/onesided.c:31-38 and :59-66 call gmr_sync, src/gmr.c:1030-1041, an
+     * MPI_Win_sync where the window is not unified). So what the owner stores in the
+     * bracket is what a peer gets after a barrier, and a peer's put before a barrier is
+     * what the owner loads in the bracket. Bytes name the writer: a stale or local-only
+     * value fails. */
+    char *own = base[t_me], seen[64];
+    ARMCI_Access_begin(own);
+    for (int i = 0; i < 64; i++)
+        own[100 + i] = (char)(t_me * 29 + i * 3 + 1);
+    ARMCI_Access_end(own);
+    ARMCI_Barrier();
+    ARMCI_Get((char *)base[p] + 100, seen, 64, p);
+    int stale = 0;
+    for (int i = 0; i < 64; i++)
+        stale += seen[i] != (char)(p * 29 + i * 3 + 1);
+    CHECK(stale == 0, "stores of %d in its access bracket, got from it: %d bytes wrong", p, stale);
+    char sent[64];
+    for (int i = 0; i < 64; i++)
+        sent[i] = (char)(t_me * 17 + i * 5 + 2);
+    ARMCI_Put(sent, (char *)base[p] + 200, 64, p);
+    ARMCI_Barrier();
+    ARMCI_Access_begin(own);
+    stale = 0;
+    for (int i = 0; i < 64; i++)
+        stale += own[200 + i] != (char)(left * 17 + i * 5 + 2);
+    ARMCI_Access_end(own);
+    CHECK(stale == 0, "put of %d, loaded in the access bracket: %d bytes wrong", left, stale);
     ARMCI_Barrier();
     ARMCI_Free(base[t_me]);
     base[t_me] = NULL;
