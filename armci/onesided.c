@@ -19,6 +19,10 @@ static int unlocked(const char *call, armcii_op_t what, void *local, void *remot
     armcii_check_init(call);
     if (proc < 0 || proc >= armcii_g.nproc)
         return 0;
+    /* a handle naming an operation in flight somewhere is checked on the locked way (only
+     * this thread binds handles, so the count cannot grow behind this look) */
+    if (!blocking && hdl && armcii_pool_nbound(&armcii_g.pool) > 0)
+        return 0;
     /* known addresses first: the bytes of a plain handle may be uninitialised */
     int aggregate = !blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl);
     if (armcii_path(proc) == ARMCII_PATH_FABRIC) {
@@ -34,7 +38,7 @@ static int unlocked(const char *call, armcii_op_t what, void *local, void *remot
         !armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
         return 0;
     if (!blocking && !aggregate)
-        armcii_hdl_done(hdl);
+        armcii_hdl_done(call, hdl);
     return 1;
 }
 
@@ -79,10 +83,12 @@ ARMCII_HOT static int acc_common(const char *call, int type, void *scale, void *
      * unusual (errors, aggregate handles) takes the locked way. */
     if (bytes > 0 && src && scale) {
         armcii_check_init(call);
-        if ((blocking || !hdl || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)) &&
+        if ((blocking || !hdl ||
+             (armcii_pool_nbound(&armcii_g.pool) == 0 &&
+              (!armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)))) &&
             armcii_acc_unlocked(call, type, scale, src, dst, (size_t)bytes, proc)) {
             if (!blocking)
-                armcii_hdl_done(hdl);
+                armcii_hdl_done(call, hdl);
             return 0;
         }
     }

@@ -17,7 +17,7 @@ static int put_value(const char *call, const void *src, void *dst, int bytes, in
         return 0;
     }
     armcii_put(call, src, dst, (size_t)bytes, proc, seg, NULL, 1);
-    armcii_hdl_done(hdl);
+    armcii_hdl_done(call, hdl);
     armcii_unlock();
     return 0;
 }

@@ -141,6 +141,12 @@ nprocs=2
 for shm in 1 0; do # on the node an accumulate otherwise takes a way without the runtime lock
     peer agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=$shm
 done
+# a handle takes a second operation while its first is in flight; on node memory the first
+# completes within its call, so only the fabric can show it (t_errors.c says how)
+reused="still names an operation in flight (a get from rank 1): a handle takes one operation at a time"
+peer handle_reused "ARMCI_NbGet: handle&&$reused" ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0
+peer handle_reused_node "ARMCI_NbPut: handle&&$reused" ARMCI_SHM=0 FI_PROVIDER=tcp \
+    ARMCI_PROGRESS_THREAD=0
 peer agg_flag "ARMCIX_NbPut_flag: flagged puts are not aggregated" ARMCI_SHM=0
 peer flag_outside "ARMCIX_NbPut_flag: remote address" ARMCI_SHM=0
 expect coll_null "ARMCIX_Alltoall: sendbuf is NULL with 16 bytes to transfer"

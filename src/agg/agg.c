@@ -18,10 +18,12 @@ typedef struct {
     size_t n, cap;
     char *copy;
     size_t copy_used, copy_cap;
-    armci_hdl_t *issued; /* handles of the vector operations sent so far */
-    int nissued, cap_issued;
+    armci_hdl_t *issued; /* handles of the vector operations sent so far (ISSUED_MAX) */
+    int nissued;
     int last_get; /* kind of the last run sent */
 } agg_t;
+
+#define ISSUED_MAX 16
 
 static agg_t *table;
 static int ntable;
@@ -95,12 +97,13 @@ static void flush(const char *call, agg_t *a)
             j++;
         if (a->nissued > 0 && a->last_get != a->is_get[i])
             wait_issued(call, a);
-        if (a->nissued == a->cap_issued) {
-            a->cap_issued = a->cap_issued ? 2 * a->cap_issued : 4;
-            a->issued = realloc(a->issued, (size_t)a->cap_issued * sizeof(*a->issued));
-            if (!a->issued)
-                armcii_fatal(call, "out of memory");
-        }
+        /* The pool knows handles in flight by their address (armcii_pool_bind), so the
+         * array is never moved: when its 16 are taken, they are waited for and reused
+         * (runs alternate between puts and gets, each change waits anyway). */
+        if (a->nissued == ISSUED_MAX)
+            wait_issued(call, a);
+        if (!a->issued && !(a->issued = malloc(ISSUED_MAX * sizeof(*a->issued))))
+            armcii_fatal(call, "out of memory");
         armcii_iter_t it;
         armcii_iter_list(&it, &a->blk[i], j - i);
         armcii_nc(call, a->is_get[i] ? ARMCII_OP_GET : ARMCII_OP_PUT, 0, NULL, &it, a->target,

@@ -213,6 +213,21 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
  *  nonblocking call's request of at least ARMCI_PROGRESS_WAKE_MIN @p bytes wakes the
  *  napping progress thread (armcii_progress_kick). */
 void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes);
+/** Ends the job if the caller's handle at @p h still names an operation in flight: a
+ *  handle takes one operation at a time. */
+void armcii_hdl_check_free(const char *call, const armci_hdl_t *h);
+/** The caller's handle @p h (if any) names @p req, in flight; checked first. */
+void armcii_hdl_bind(const char *call, armci_hdl_t *h, armcii_req_t *req);
+/** Marks @p h (if any) as holding an operation that completed within its issuing call,
+ *  once checked as armcii_hdl_bind checks. */
+static inline void armcii_hdl_done(const char *call, armci_hdl_t *h)
+{
+    if (!h)
+        return;
+    if (armcii_pool_nbound(&armcii_g.pool) > 0)
+        armcii_hdl_check_free(call, h);
+    armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
+}
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
 /** A blocking call's data has left (its request waits for an acknowledgement only). */

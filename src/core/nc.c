@@ -136,7 +136,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         if (path == ARMCII_PATH_SELF)
             armcii_order_local(call);
         local_blocks(call, what, type, scale, it, target);
-        armcii_hdl_done(hdl);
+        armcii_hdl_done(call, hdl);
         return 0;
     }
     if (what == ARMCII_OP_GET) {
@@ -145,7 +145,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
          * is, so no block ever receives bytes from outside its own range. */
         if (armcii_cache_peek_all(target, it)) {
             armcii_cache_get_blocks(target, it);
-            armcii_hdl_done(hdl);
+            armcii_hdl_done(call, hdl);
             return 0;
         }
     } else {
@@ -216,8 +216,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
     }
     if (b)
         armcii_amb_end(b);
-    if (!blocking && hdl)
-        armcii_hdl_set(hdl, req->index, req->gen, 0);
+    if (!blocking)
+        armcii_hdl_bind(call, hdl, req);
     armcii_req_finish(call, req, blocking, wait_here, bytes);
     return 0;
 }

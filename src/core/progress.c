@@ -51,6 +51,29 @@ static void release(armcii_req_t *req)
     armcii_pool_release(&armcii_g.pool, req);
 }
 
+void armcii_hdl_check_free(const char *call, const armci_hdl_t *h)
+{
+    const armcii_req_t *old = armcii_pool_bound(&armcii_g.pool, h);
+    if (!old)
+        return;
+    static const char *const kinds[] = {"a get from", "a put to", "a message to",
+                                        "an accumulate to"};
+    armcii_fatal(call,
+                 "handle %p still names an operation in flight (%s rank %d): a handle takes "
+                 "one operation at a time; wait for it (ARMCI_Wait, or ARMCI_Test until done) "
+                 "before issuing another",
+                 (const void *)h, kinds[old->kind & 3], old->target);
+}
+
+void armcii_hdl_bind(const char *call, armci_hdl_t *h, armcii_req_t *req)
+{
+    if (!h)
+        return;
+    armcii_hdl_check_free(call, h);
+    armcii_pool_bind(&armcii_g.pool, req, h);
+    armcii_hdl_set(h, req->index, req->gen, 0);
+}
+
 void armcii_req_op_done(armcii_req_t *req)
 {
     ARMCII_INVARIANT(req->pending > 0,

@@ -8,8 +8,16 @@ int armcii_pool_init(armcii_pool_t *pool, int nslots)
 {
     memset(pool, 0, sizeof(*pool));
     pool->slots = calloc((size_t)nslots, sizeof(*pool->slots));
-    if (!pool->slots)
+    unsigned size = 4;
+    while (size < 2u * (unsigned)nslots)
+        size *= 2;
+    pool->bound = calloc(size, sizeof(*pool->bound));
+    if (!pool->slots || !pool->bound) {
+        free(pool->slots);
+        free(pool->bound);
         return -1;
+    }
+    pool->bound_mask = size - 1;
     pool->nslots = nslots;
     for (int i = 0; i < nslots; i++) {
         pool->slots[i].index = i;
@@ -21,12 +29,14 @@ int armcii_pool_init(armcii_pool_t *pool, int nslots)
 
 size_t armcii_pool_bytes(const armcii_pool_t *pool)
 {
-    return (size_t)pool->nslots * sizeof(*pool->slots);
+    return (size_t)pool->nslots * sizeof(*pool->slots) +
+           (pool->bound_mask + 1) * sizeof(*pool->bound);
 }
 
 void armcii_pool_fini(armcii_pool_t *pool)
 {
     free(pool->slots);
+    free(pool->bound);
     memset(pool, 0, sizeof(*pool));
 }
 
@@ -42,6 +52,7 @@ armcii_req_t *armcii_pool_take(armcii_pool_t *pool)
     r->implicit = 0;
     r->cache_fill = 0;
     r->copied = 0;
+    r->hdl = NULL;
     r->older = pool->newest;
     r->newer = NULL;
     if (pool->newest)
@@ -53,8 +64,54 @@ armcii_req_t *armcii_pool_take(armcii_pool_t *pool)
     return r;
 }
 
+static unsigned home(const armcii_pool_t *pool, const armci_hdl_t *h)
+{
+    return (unsigned)(((uint64_t)(uintptr_t)h * 0x9E3779B97F4A7C15ull) >> 32) & pool->bound_mask;
+}
+
+armcii_req_t *armcii_pool_bound(const armcii_pool_t *pool, const armci_hdl_t *h)
+{
+    for (unsigned i = home(pool, h);; i = (i + 1) & pool->bound_mask) {
+        armcii_req_t *e = pool->bound[i];
+        if (!e || e->hdl == h)
+            return e;
+    }
+}
+
+void armcii_pool_bind(armcii_pool_t *pool, armcii_req_t *req, const armci_hdl_t *h)
+{
+    unsigned i = home(pool, h);
+    while (pool->bound[i])
+        i = (i + 1) & pool->bound_mask;
+    req->hdl = h;
+    pool->bound[i] = req;
+    __atomic_store_n(&pool->nbound, pool->nbound + 1, __ATOMIC_RELAXED);
+}
+
+/* Removes @p r's entry, moving later entries of its probe run back so that every entry
+ * stays reachable from its home slot. */
+static void unbind(armcii_pool_t *pool, armcii_req_t *r)
+{
+    unsigned m = pool->bound_mask, i = home(pool, r->hdl);
+    while (pool->bound[i] != r)
+        i = (i + 1) & m;
+    for (unsigned j = (i + 1) & m; pool->bound[j]; j = (j + 1) & m) {
+        unsigned k = home(pool, pool->bound[j]->hdl);
+        /* an entry whose home lies cyclically in (i, j] stays where it is */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+        pool->bound[i] = pool->bound[j];
+        i = j;
+    }
+    pool->bound[i] = NULL;
+    r->hdl = NULL;
+    __atomic_store_n(&pool->nbound, pool->nbound - 1, __ATOMIC_RELAXED);
+}
+
 void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *r)
 {
+    if (r->hdl)
+        unbind(pool, r);
     if (r->older)
         r->older->newer = r->newer;
     else

@@ -34,14 +34,26 @@ typedef struct armcii_req {
     uint32_t tp_seq;
     int next_free;
     int index;
+    const armci_hdl_t *hdl; /* the caller's handle naming it while in flight, or NULL */
 } armcii_req_t;
 
+/*
+ * Besides its slots, the pool keeps the addresses of the handles that name requests in
+ * flight (armcii_pool_bind), so that a second operation on a handle whose first has not
+ * completed is found without reading the handle's bytes: a caller may pass a handle it
+ * never initialised, and a handle's bytes cannot tell a new handle at an old address from
+ * the old one. Open addressing with linear probing, at most half full (one entry per slot
+ * at most); an entry goes when its request is released.
+ */
 typedef struct {
     armcii_req_t *slots;
     int nslots;
     int free_head;
     int nactive;
     armcii_req_t *oldest, *newest;
+    armcii_req_t **bound; /* by handle address */
+    unsigned bound_mask;
+    int nbound; /* read without the lock (atomically) by the unlocked paths */
 } armcii_pool_t;
 
 /** One more transport operation of @p req is posted (armcii_req_op_done completes it). */
@@ -64,6 +76,16 @@ size_t armcii_pool_bytes(const armcii_pool_t *pool);
 armcii_req_t *armcii_pool_take(armcii_pool_t *pool);
 /** Return @p req to the pool; its generation changes, so handles to it read as completed. */
 void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *req);
+/** The request in flight that the handle at @p h names, or NULL. */
+armcii_req_t *armcii_pool_bound(const armcii_pool_t *pool, const armci_hdl_t *h);
+/** Record that the handle at @p h names @p req, in flight, until @p req is released. The
+ *  caller has made sure that no other request is bound to @p h. */
+void armcii_pool_bind(armcii_pool_t *pool, armcii_req_t *req, const armci_hdl_t *h);
+/** Handles that name requests in flight. */
+static inline int armcii_pool_nbound(const armcii_pool_t *pool)
+{
+    return __atomic_load_n(&pool->nbound, __ATOMIC_RELAXED);
+}
 
 /* Handle encoding: tag = check pattern (8 bits) | aggregate flag (1) | generation (23). */
 #define ARMCII_HDL_MAGIC    0xA5u
@@ -91,12 +113,6 @@ static inline void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int ag
     h->slot = slot;
     h->tag = (int)((ARMCII_HDL_MAGIC << 24) | (aggregate ? ARMCII_HDL_AGG_BIT : 0) |
                    (gen & ARMCII_HDL_GEN_MASK));
-}
-/** Marks @p h (if any) as holding an operation that completed within its issuing call. */
-static inline void armcii_hdl_done(armci_hdl_t *h)
-{
-    if (h)
-        armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
 }
 /** Is @p h an initialised handle marked aggregate? */
 static inline int armcii_hdl_is_aggregate(const armci_hdl_t *h)

@@ -21,13 +21,6 @@ static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
     return armcii_seg_raddr(seg, (uintptr_t)addr);
 }
 
-/* A handle for an operation that completed within the call. */
-static void hdl_bind(armci_hdl_t *hdl, armcii_req_t *req)
-{
-    if (hdl)
-        armcii_hdl_set(hdl, req->index, req->gen, 0);
-}
-
 /* Self and same node (and nothing to move): a copy, complete within the call, placed as
  * ARMCI_PLACEMENT says (src/core/place.c); @p announced: a flag follows the data. */
 ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
@@ -37,7 +30,7 @@ ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *ds
     if (path == ARMCII_PATH_SELF)
         armcii_order_local(call);
     armcii_place_copy(dst, src, len, announced);
-    armcii_hdl_done(hdl);
+    armcii_hdl_done(call, hdl);
 }
 
 ARMCII_HOT int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len,
@@ -87,7 +80,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
     void *fill = NULL;
     if (seg->alloc->cache_mode != ARMCIX_CACHE_OFF) {
         if (armcii_cache_get(target, src, dst, len)) {
-            armcii_hdl_done(hdl);
+            armcii_hdl_done(call, hdl);
             return 0;
         }
         fill = armcii_cache_fill_start(seg, target, src, dst, len);
@@ -109,7 +102,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
     armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), armcii_seg_key(seg, target),
                    proto);
     if (!blocking)
-        hdl_bind(hdl, req);
+        armcii_hdl_bind(call, hdl, req);
     armcii_req_finish(call, req, blocking, blocking, len);
     return 0;
 }
@@ -329,7 +322,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         else
             armcii_amb_end(b);
         if (!blocking)
-            hdl_bind(hdl, req);
+            armcii_hdl_bind(call, hdl, req);
         armcii_req_finish(call, req, blocking, wait_here, len);
         return 0;
     }
@@ -341,7 +334,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
     uint64_t raddr = remote_addr(seg, dst);
     if (proto == ARMCII_PROTO_INJECT) {
         armcii_ofi_put(call, NULL, src, len, target, raddr, armcii_seg_key(seg, target), proto);
-        armcii_hdl_done(hdl);
+        armcii_hdl_done(call, hdl);
         return 0;
     }
     /* A buffered put is locally complete once copied: even a blocking one returns,
@@ -351,7 +344,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_PUT, target, implicit);
     armcii_ofi_put(call, req, src, len, target, raddr, armcii_seg_key(seg, target), proto);
     if (!blocking)
-        hdl_bind(hdl, req);
+        armcii_hdl_bind(call, hdl, req);
     armcii_req_finish(call, req, blocking, wait_here, len);
     return 0;
 }
@@ -393,7 +386,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
     armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
-    hdl_bind(hdl, req);
+    armcii_hdl_bind(call, hdl, req);
     armcii_req_finish(call, req, !hdl, wait_here, len);
 }
 
@@ -413,7 +406,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
             armcii_order_local(call);
         if (len > 0)
             armcii_shm_acc(call, armcii_slot_of(target), type, scale, src, dst, len);
-        armcii_hdl_done(hdl);
+        armcii_hdl_done(call, hdl);
         return 0;
     }
     armcii_cache_write(target, dst, len);
@@ -449,7 +442,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         armcii_amb_end(b);
     }
     if (!blocking)
-        hdl_bind(hdl, req);
+        armcii_hdl_bind(call, hdl, req);
     armcii_req_finish(call, req, blocking, wait_here, len);
     return 0;
 }

@@ -93,6 +93,29 @@ int main(int argc, char **argv)
         double x[2] = {1, 2};
         armci_msg_dgop(x, t_me == 0 ? 1 : 2, "+");
     }
+    if (strcmp(c, "handle_reused") == 0 || strcmp(c, "handle_reused_node") == 0) {
+        /* A second operation on a handle whose first is still in flight. GA waits first
+         * (global/src/nbutil.c, get_armci_nbhandle). Over tcp with no progress thread and
+         * process 1 making no ARMCI call (it waits in MPI), nothing serves process 0's
+         * first get until the job ends, so it is in flight by construction (the connection
+         * is made first, while process 1 is in the barrier). In _node, the second one is a
+         * put to process 0 itself, complete within its call. */
+        if (t_me == 0)
+            ARMCI_Get(base[peer], buf, 8, peer);
+        ARMCI_Barrier();
+        if (t_me == 0) {
+            armci_hdl_t h;
+            ARMCI_INIT_HANDLE(&h);
+            ARMCI_NbGet(base[peer], buf, 8, peer, &h);
+            if (strcmp(c, "handle_reused") == 0)
+                ARMCI_NbGet(base[peer], buf + 1, 8, peer, &h);
+            else
+                ARMCI_NbPut(buf, base[0], 8, 0, &h);
+        } else {
+            int x;
+            MPI_Recv(&x, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
     /* Collective, with an operation or element type that differs on process 0: ARMCI-MPI
      * (src/message_gop.c) and ComEx (comex/src-armci/message.c) hand each process's own
      * operation to MPI_Allreduce, and each process gets a different answer. */

@@ -375,6 +375,40 @@ static void test_pool(void)
     armcii_pool_fini(&p);
 }
 
+/* The handles naming requests in flight, against a plain list: random binds and
+ * releases over a pool of 64 requests, whose table probes and shifts entries back, with
+ * addresses 8 bytes apart (as an array of handles gives them, crowding the probe runs). */
+static void test_pool_bound(void)
+{
+    enum { N = 64, HANDLES = 200 };
+    armcii_pool_t p;
+    CU_ASSERT_EQUAL(armcii_pool_init(&p, N), 0);
+    static armci_hdl_t h[HANDLES];
+    armcii_req_t *of[HANDLES] = {0}; /* the oracle: the request bound to h[i] */
+    unsigned long state = 7;
+    int bad = 0, live = 0;
+    for (int step = 0; step < 20000; step++) {
+        int i =
+            (int)((state = state * 6364136223846793005UL + 1442695040888963407UL) >> 33) % HANDLES;
+        if (of[i]) { /* release it */
+            armcii_pool_release(&p, of[i]);
+            of[i] = NULL;
+            live--;
+        } else if (live < N) {
+            armcii_req_t *r = armcii_pool_take(&p);
+            armcii_pool_bind(&p, r, &h[i]);
+            of[i] = r;
+            live++;
+        }
+        if (step % 97 == 0)
+            for (int k = 0; k < HANDLES; k++)
+                bad += armcii_pool_bound(&p, &h[k]) != of[k];
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(armcii_pool_nbound(&p), live);
+    armcii_pool_fini(&p);
+}
+
 static void test_handles(void)
 {
     armcii_pool_t p;
@@ -910,6 +944,7 @@ int main(void)
     CU_add_test(s, "warm_touch", test_warm_touch);
     CU_add_test(s, "place", test_place);
     CU_add_test(s, "pool", test_pool);
+    CU_add_test(s, "handles in flight by address", test_pool_bound);
     CU_add_test(s, "handles", test_handles);
     CU_add_test(s, "select", test_select);
     CU_add_test(s, "select_limits", test_select_limits);
