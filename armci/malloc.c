@@ -3,6 +3,7 @@
  * heap (so same-node peers can address it directly), is registered with libfabric when
  * some peer needs the fabric, and is entered into the region table of every process.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,43 @@ typedef struct {
     uint64_t base, size, key;
 } block_info_t;
 #define BLOCK_FAILED UINT64_MAX
+
+/* What each process sends first in a collective allocation and in a collective free
+ * alike, so that processes of which some allocate while others free meet in the same
+ * exchange and are told so (rather than meeting in two different MPI collectives, which
+ * Open MPI reports as an error of its own, or not at all). */
+typedef struct {
+    char call[32];    /* the ARMCI call, for the message */
+    uint32_t is_free; /* a free (of memory or of mutexes), not an allocation */
+    uint32_t failed;  /* allocation: carving the block failed */
+    uint64_t word;    /* allocation: the next registration key; free: the pointer */
+} alloc_hdr_t;
+
+/* Every process's header of @p comm (@p n processes), in rank order; the caller frees it. */
+static alloc_hdr_t *exchange_hdr(const char *call, int is_free, int failed, uint64_t word,
+                                 MPI_Comm comm, int n)
+{
+    alloc_hdr_t mine = {.is_free = (uint32_t)is_free, .failed = (uint32_t)failed, .word = word};
+    alloc_hdr_t *all = malloc((size_t)n * sizeof(*all));
+    if (!all)
+        armcii_fatal(call, "out of memory");
+    snprintf(mine.call, sizeof mine.call, "%s", call);
+    MPI_Request r;
+    MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, comm, &r);
+    armcii_mpi_wait(call, &r);
+    for (int i = 0; i < n; i++) {
+        if (all[i].is_free == mine.is_free)
+            continue;
+        int abs = i;
+        armcii_translate(comm, armcii_g.comm, 1, &i, &abs);
+        armcii_fatal(call,
+                     "process %d called %.32s where this process called %s: allocating and "
+                     "freeing are collective, and every process of the group must make the "
+                     "same calls in the same order",
+                     abs, all[i].call, call);
+    }
+    return all;
+}
 
 /* Local allocations (ARMCI_Malloc_local), looked up at free. */
 typedef struct local_block {
@@ -73,10 +111,14 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
                    &a->registered);
     /* Everybody learns whether everybody succeeded, so no one is left waiting. */
     int fabric = armcii_g.fabric;
-    uint64_t in[2] = {st != ARMCII_OK, fabric ? armcii_ofi_key_next() : 0}, out[2];
-    MPI_Request r;
-    MPI_Iallreduce(in, out, 2, MPI_UINT64_T, MPI_MAX, comm, &r);
-    armcii_mpi_wait(call, &r);
+    alloc_hdr_t *hdr =
+        exchange_hdr(call, 0, st != ARMCII_OK, fabric ? armcii_ofi_key_next() : 0, comm, n);
+    uint64_t out[2] = {0, 0}; /* any failed; the largest next key */
+    for (int i = 0; i < n; i++) {
+        out[0] |= hdr[i].failed;
+        out[1] = hdr[i].word > out[1] ? hdr[i].word : out[1];
+    }
+    free(hdr);
     if (out[0])
         armcii_fatal(call, "allocation of %ld bytes failed on %s", (long)size,
                      st == ARMCII_OK ? "another process (see its message)"
@@ -112,6 +154,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     int *world = malloc((size_t)n * sizeof(int));
     if (!all || !world)
         armcii_fatal(call, "out of memory");
+    MPI_Request r;
     MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, comm, &r);
     armcii_mpi_wait(call, &r);
     for (int i = 0; i < n; i++)
@@ -172,9 +215,10 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     int *world = malloc((size_t)n * sizeof(int));
     if (!ptrs || !world)
         armcii_fatal(call, "out of memory");
-    MPI_Request r;
-    MPI_Iallgather(&ptr, sizeof(void *), MPI_BYTE, ptrs, sizeof(void *), MPI_BYTE, comm, &r);
-    armcii_mpi_wait(call, &r);
+    alloc_hdr_t *hdr = exchange_hdr(call, 1, 0, (uint64_t)(uintptr_t)ptr, comm, n);
+    for (int i = 0; i < n; i++)
+        ptrs[i] = (void *)(uintptr_t)hdr[i].word;
+    free(hdr);
     for (int i = 0; i < n; i++)
         world[i] = i;
     armcii_translate(comm, armcii_g.comm, n, world, world);

@@ -141,6 +141,10 @@ nprocs=2
 for shm in 1 0; do # on the node an accumulate otherwise takes a way without the runtime lock
     peer agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=$shm
 done
+# one process allocates while the other frees: both meet in the same first exchange
+for shm in 1 0; do
+    peer malloc_vs_free "process 1 called ARMCI_Free where this process called ARMCI_Malloc: allocating and freeing are collective" ARMCI_SHM=$shm
+done
 # a handle takes a second operation while its first is in flight; on node memory the first
 # completes within its call, so only the fabric can show it (t_errors.c says how)
 reused="still names an operation in flight (a get from rank 1): a handle takes one operation at a time"

@@ -93,6 +93,13 @@ int main(int argc, char **argv)
         double x[2] = {1, 2};
         armci_msg_dgop(x, t_me == 0 ? 1 : 2, "+");
     }
+    if (strcmp(c, "malloc_vs_free") == 0) { /* collective: process 0 allocates, 1 frees */
+        void **more = malloc((size_t)t_np * sizeof(void *));
+        if (t_me == 0)
+            ARMCI_Malloc(more, 64);
+        else
+            ARMCI_Free(base[t_me]);
+    }
     if (strcmp(c, "handle_reused") == 0 || strcmp(c, "handle_reused_node") == 0) {
         /* A second operation on a handle whose first is still in flight. GA waits first
          * (global/src/nbutil.c, get_armci_nbhandle). Over tcp with no progress thread and
