@@ -83,6 +83,28 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t 
     return b;
 }
 
+size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remote, size_t n,
+                          size_t len)
+{
+    if (!b->buf || b->kind == AM_GETV || len == 0 || len > 64)
+        return 0;
+    size_t rec = sizeof(am_blk_t) + PAD8(len), fit = (room() - b->used) / rec;
+    n = n < fit ? n : fit;
+    char *p = b->buf + b->used;
+    for (size_t k = 0; k < n; k++, p += rec) {
+        am_blk_t r = {(uint64_t)(uintptr_t)remote[k], len};
+        memcpy(p, &r, sizeof(r));
+        memset(p + rec - 8, 0, 8); /* the padding of the last word */
+        if (len == 8)
+            memcpy(p + sizeof(r), local[k], 8);
+        else
+            memcpy(p + sizeof(r), local[k], len);
+    }
+    b->used += n * rec;
+    ((am_hdr_t *)b->buf)->nblk += (uint32_t)n;
+    return n;
+}
+
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
 {
     /* The common record, a few words into an open buffer with room, without the general
