@@ -138,7 +138,10 @@ int ARMCI_NbAcc(int datatype, void *scale, void *src, void *dst, int bytes, int 
                 armci_hdl_t *hdl);
 
 /** Complete the operation of @p hdl (locally: a put's buffer is reusable, a get's data
- *  arrived). A handle already completed returns at once. @return 0. */
+ *  arrived). A handle already completed returns at once, so a handle may be waited for
+ *  twice, or by several threads at once (each returns once the operation is complete).
+ *  A handle takes one operation at a time: issuing another on it before that completes is
+ *  an error. @return 0. */
 int ARMCI_Wait(armci_hdl_t *hdl);
 /** @return 0 once the operation of @p hdl has completed (also for a handle waited or tested
  *  before, or with nothing issued on it), non-zero while it is in progress: as ARMCI-MPI

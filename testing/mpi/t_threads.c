@@ -61,6 +61,33 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* One handle waited for by two threads at once, and by each again: legal, as a wait on a
+ * completed handle returns at once (armci.h; GA's global/testing/thread_perf_contig.c
+ * waits on its handles a second time). The first thread issues a get of the next
+ * process's pattern on the shared handle; after the wait each thread, the other one
+ * included, must find all of it here. */
+#define SHARED_LONGS 4096
+static armci_hdl_t shared_hdl;
+static long shared_buf[SHARED_LONGS];
+static pthread_barrier_t issued;
+static int shared_bad[2];
+
+static void *shared_waiter(void *arg)
+{
+    int t = (int)(long)arg, next = (t_me + 1) % t_np;
+    if (t == 0) {
+        ARMCI_INIT_HANDLE(&shared_hdl);
+        ARMCI_NbGet((long *)base[next] + 2 + (size_t)t_np * THREADS * SLOT, shared_buf,
+                    (int)sizeof(shared_buf), next, &shared_hdl);
+    }
+    pthread_barrier_wait(&issued);
+    ARMCI_Wait(&shared_hdl);
+    for (int k = 0; k < SHARED_LONGS; k++)
+        shared_bad[t] += shared_buf[k] != (long)next * 1000003 + k;
+    ARMCI_Wait(&shared_hdl); /* a second time: returns at once */
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -72,14 +99,27 @@ int main(int argc, char **argv)
         iters = atoi(argv[1]);
     CHECK(provided == MPI_THREAD_MULTIPLE, "MPI gave thread level %d", provided);
     base = malloc((size_t)t_np * sizeof(void *));
-    ARMCI_Malloc(base, (armci_size_t)((2 + (size_t)t_np * THREADS * SLOT) * sizeof(long)));
+    ARMCI_Malloc(base,
+                 (armci_size_t)((2 + (size_t)t_np * THREADS * SLOT + SHARED_LONGS) * sizeof(long)));
     memset(base[t_me], 0, 2 * sizeof(long));
+    long *pattern = (long *)base[t_me] + 2 + (size_t)t_np * THREADS * SLOT;
+    for (int k = 0; k < SHARED_LONGS; k++)
+        pattern[k] = (long)t_me * 1000003 + k;
     ARMCI_Barrier();
     pthread_t th[THREADS];
     for (int t = 0; t < THREADS; t++)
         pthread_create(&th[t], NULL, worker, (void *)(long)t);
     for (int t = 0; t < THREADS; t++)
         pthread_join(th[t], NULL);
+    pthread_barrier_init(&issued, NULL, 2);
+    for (int t = 0; t < 2; t++)
+        pthread_create(&th[t], NULL, shared_waiter, (void *)(long)t);
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], NULL);
+    pthread_barrier_destroy(&issued);
+    CHECK(shared_bad[0] == 0 && shared_bad[1] == 0,
+          "after two threads waited on one handle, %d and %d longs differ", shared_bad[0],
+          shared_bad[1]);
     ARMCI_Barrier();
     int bad = 0;
     for (int t = 0; t < THREADS; t++)
