@@ -16,7 +16,6 @@ size_t armcii_cache_rt_bytes(void);
 void armcii_cache_report(void);
 /** ARMCIX_CACHE_* for a mode name (off, transparent, always, user), or -1. */
 int armcii_cache_parse_mode(const char *s);
-const char *armcii_cache_mode_name(int mode);
 /** The mode new allocations get. */
 int armcii_cache_default_mode(void);
 void armcii_cache_get_stats(armcix_cache_stats_t *s);

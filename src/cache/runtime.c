@@ -57,11 +57,6 @@ int armcii_cache_parse_mode(const char *s)
     return -1;
 }
 
-const char *armcii_cache_mode_name(int mode)
-{
-    return mode >= 0 && mode < 4 ? mode_names[mode] : "?";
-}
-
 int armcii_cache_default_mode(void)
 {
     return cache_g.default_mode;
