@@ -207,7 +207,10 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
         if (!a)
             armcii_fatal(call, "%p is not the start of an ARMCI allocation of this process", ptr);
     }
-    /* Nothing may still be in flight into memory that is about to go. */
+    /* Nothing may still be in flight into memory that is about to go, nor out of it: a
+     * get of this process's from a peer's block of it, which no fence waits for, would
+     * find that block deregistered ("Operation canceled" over tcp). */
+    armcii_req_wait_all(call);
     armcii_fence_all(call);
     int n;
     MPI_Comm_size(comm, &n);

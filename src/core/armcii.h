@@ -239,6 +239,9 @@ armcii_req_t *armcii_req_of_cookie(uint64_t cookie);
 void armcii_req_issued(armcii_req_t *req);
 /** Drive progress until @p req (with generation @p gen) has completed. */
 void armcii_req_wait(const char *call, armcii_req_t *req);
+/** Complete every request in flight when called, oldest first (gets included, which no
+ *  fence waits for): before memory that they may read or fill goes. */
+void armcii_req_wait_all(const char *call);
 /* Waits for the request that had generation @p gen when issued (its slot may be reused). */
 void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of

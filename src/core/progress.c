@@ -350,6 +350,15 @@ void armcii_fence(const char *call, int target)
 
 /* The fence of every target, with the flush reads of all targets in flight together:
  * one round trip instead of one per target. */
+void armcii_req_wait_all(const char *call)
+{
+    /* up to the newest of now: requests other threads issue meanwhile are theirs to wait */
+    armcii_req_t *last = armcii_g.pool.newest;
+    uint32_t gen = last ? last->gen : 0;
+    while (last && last->in_use && last->gen == gen)
+        armcii_req_wait(call, armcii_g.pool.oldest);
+}
+
 void armcii_fence_all(const char *call)
 {
     for (int p = 0; p < armcii_g.nproc; p++) {

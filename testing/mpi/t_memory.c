@@ -85,6 +85,33 @@ int main(int argc, char **argv)
         free(keep);
     }
 
+    /* A get still in flight when its allocation is freed: ARMCI_Free completes this
+     * process's operations before the memory goes (every process calls it, so the owner
+     * keeps its block until the reader's get has landed), and the handle then reads as
+     * complete with the data all there. 1 MiB, so that over the fabric the get is still
+     * moving when ARMCI_Free begins. */
+    {
+        const int longs = 1 << 17;
+        void **gone = malloc((size_t)t_np * sizeof(void *));
+        ARMCI_Malloc(gone, (armci_size_t)longs * sizeof(long));
+        for (int k = 0; k < longs; k++)
+            ((long *)gone[t_me])[k] = (long)t_me << 32 | k;
+        ARMCI_Barrier();
+        int right = (t_me + 1) % t_np;
+        long *got = malloc((size_t)longs * sizeof(long));
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        ARMCI_NbGet(gone[right], got, longs * (int)sizeof(long), right, &h);
+        CHECK(ARMCI_Free(gone[t_me]) == 0, "ARMCI_Free with a get from it in flight");
+        ARMCI_Wait(&h);
+        int bad = 0;
+        for (int k = 0; k < longs; k++)
+            bad += got[k] != ((long)right << 32 | k);
+        CHECK(bad == 0, "a get in flight across ARMCI_Free: %d of %d longs wrong", bad, longs);
+        free(got);
+        free(gone);
+    }
+
     /* Local memory works as the local side of transfers. */
     double *loc = ARMCI_Malloc_local(1000 * sizeof(double));
     CHECK(loc != NULL, "ARMCI_Malloc_local returned NULL");
