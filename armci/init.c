@@ -69,6 +69,11 @@ int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm)
     return init_common(NULL, NULL, armci_requested, comm);
 }
 
+int ARMCI_Init_mpi_comm(MPI_Comm comm)
+{
+    return init_common(NULL, NULL, MPI_THREAD_FUNNELED, comm);
+}
+
 int ARMCI_Initialized(void)
 {
     return armcii_g.initialized;
@@ -145,6 +150,7 @@ ARMCII_PROFILED(Init)
 ARMCII_PROFILED(Init_args)
 ARMCII_PROFILED(Init_thread)
 ARMCII_PROFILED(Init_thread_comm)
+ARMCII_PROFILED(Init_mpi_comm)
 ARMCII_PROFILED(Initialized)
 ARMCII_PROFILED(Finalize)
 

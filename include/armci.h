@@ -48,6 +48,9 @@ int ARMCI_Init_args(int *argc, char ***argv);
 int ARMCI_Init_thread(int armci_requested);
 /** As ARMCI_Init_thread, on communicator @p comm. */
 int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+/** As ARMCI_Init, on communicator @p comm (MPI already initialised; ARMCI-MPI's later
+ *  versions have it, src/armci.h). */
+int ARMCI_Init_mpi_comm(MPI_Comm comm);
 /** @return non-zero between the first ARMCI_Init and the last (matching) ARMCI_Finalize. */
 int ARMCI_Initialized(void);
 /** Match one ARMCI_Init; the last one completes all communication and releases every
@@ -290,6 +293,7 @@ int PARMCI_Init(void);
 int PARMCI_Init_args(int *argc, char ***argv);
 int PARMCI_Init_thread(int armci_requested);
 int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+int PARMCI_Init_mpi_comm(MPI_Comm comm);
 int PARMCI_Initialized(void);
 void PARMCI_Lock(int mutex, int proc);
 int PARMCI_Malloc(void **base_ptrs, armci_size_t size);

@@ -168,6 +168,8 @@ one "t_subcomm np=3 shm" 3 ARMCI_SHM=1
 one "t_subcomm np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
 # members on nodes of 2 and 1: every process counts the same domains
 most "t_subcomm np=5 nodes of 2 and 1, tcp" 5 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
+prog="$bin/t_subcomm mpi_comm"
+one "t_subcomm np=3 shm, started by ARMCI_Init_mpi_comm" 3 ARMCI_SHM=1
 # memory a process pays for the runtime: at init and first contact, per allocation per
 # process (t_footprint.c). Only in the plain build, whose allocator and pages are the real
 # ones; glibc's thread cache off, which would count freed blocks as in use.
@@ -206,10 +208,20 @@ one "t_armcix np=4 two nodes of 2, tcp" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "t_armcix np=4 fabric tcp software-acc" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=0
 one "t_armcix np=3 fabric tcp native-acc" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
 # (their misuse cases are in errors.sh)
-# the profiling interface: the program's own ARMCI_Put/Get/Barrier call through to PARMCI_*
+# the profiling interface: the program's own ARMCI_Put/Get/Barrier call through to PARMCI_*,
+# and every PARMCI_ name is called and checked; the argument picks the PARMCI_Init* that
+# brings ARMCI up (the others nest)
 prog="$bin/t_parmci"
 one "t_parmci np=3 shm" 3 ARMCI_SHM=1
 one "t_parmci np=2 fabric tcp" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
+prog="$bin/t_parmci args"
+one "t_parmci np=2 shm, PARMCI_Init_args starts MPI" 2 ARMCI_SHM=1
+prog="$bin/t_parmci thread"
+one "t_parmci np=3 fabric tcp, PARMCI_Init_thread starts MPI" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+prog="$bin/t_parmci thread_comm"
+one "t_parmci np=3 shm, PARMCI_Init_thread_comm on the world reversed" 3 ARMCI_SHM=1
+prog="$bin/t_parmci mpi_comm"
+one "t_parmci np=2 fabric tcp, PARMCI_Init_mpi_comm on the world reversed" 2 ARMCI_SHM=0 FI_PROVIDER=tcp
 # ARMCI_Init and ARMCI_Finalize nest (the application's MPI, or one ARMCI starts)
 prog="$bin/t_init"
 one "t_init np=3 shm" 3 ARMCI_SHM=1

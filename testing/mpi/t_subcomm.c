@@ -71,6 +71,8 @@ static void check_domains(MPI_Comm sub, int me, int np)
     CHECK(bad == 0, "armci_domain_same_id wrong for %d of %d processes", bad, np);
 }
 
+static int by_mpi_comm; /* argument "mpi_comm": start with ARMCI_Init_mpi_comm instead */
+
 /* The members' part; returns the sum armci_msg_igop found, for the others to check. */
 static int member(MPI_Comm sub, int level)
 {
@@ -80,7 +82,10 @@ static int member(MPI_Comm sub, int level)
     CHECK(world_of(me, np) == t_me, "the split made world rank %d ARMCI rank %d", t_me, me);
 
     CHECK(ARMCI_Initialized() == 0, "ARMCI_Initialized before ARMCI_Init_thread_comm");
-    CHECK(ARMCI_Init_thread_comm(level, sub) == 0, "ARMCI_Init_thread_comm returned non-zero");
+    if (by_mpi_comm) /* ARMCI-MPI's later form (src/init_finalize.c:748) */
+        CHECK(ARMCI_Init_mpi_comm(sub) == 0, "ARMCI_Init_mpi_comm returned non-zero");
+    else
+        CHECK(ARMCI_Init_thread_comm(level, sub) == 0, "ARMCI_Init_thread_comm returned non-zero");
     CHECK(ARMCI_Initialized() != 0, "ARMCI_Initialized is 0 after ARMCI_Init_thread_comm");
     int now = -1;
     MPI_Query_thread(&now);
@@ -171,6 +176,7 @@ int main(int argc, char **argv)
 {
     int level = MPI_THREAD_SINGLE;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &level);
+    by_mpi_comm = argc > 1 && strcmp(argv[1], "mpi_comm") == 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
     MPI_Comm_size(MPI_COMM_WORLD, &t_np);
     CHECK(level >= MPI_THREAD_SINGLE && level <= MPI_THREAD_MULTIPLE,
