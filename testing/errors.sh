@@ -127,7 +127,7 @@ for shm in 1 0; do
 done
 peer gop_types "+ int&&+ float&&$ops" ARMCI_SHM=0
 peer gop_ops_long "armci_msg_dgop: $ops (this process: m" ARMCI_SHM=0
-peer gop_ops_scope "armci_msg_gop_scope: $ops (this process: "
+expect gop_ops_scope "armci_msg_gop_scope: $ops (this process: "
 peer sel_ops "armci_msg_sel: the processes called this selection with different operations"
 expect msg_op "armci_msg_igop: operation \"xor\" is not one of +, *, max, min, absmax, absmin, && (land), || (lor), & (band), | (bor), or"
 expect msg_op_fortran "armci_msg_lgop: operation \"xor\\x01GGGG\" is not one of"

@@ -158,7 +158,11 @@ static void stop_thread(void)
  * it saw the loss itself (or heard it from one of its processes) and its own processes
  * always; any other process, its leader when it saw the loss itself (the lost process may
  * be itself), so that the end of this process, which follows, is not taken for the first
- * loss. */
+ * loss. A leader that heard it from another leader tells the other leaders too: one of
+ * them may see this process's connection close before the news from the first, and
+ * would then name this process, a messenger, instead of the lost one (4 hosts of one
+ * process each, one killed, in cluster.sh). A message read first wins: the news comes
+ * before the close on the same connection. */
 static void tell(int rank, int why, int seen_here)
 {
     if (is_leader(armcii_g.rank) || seen_here) {
@@ -249,7 +253,7 @@ static void *hb_loop(void *arg)
             if (c->in.type == HB_BYE)
                 c->bye = 1;
             else if (c->in.type == HB_LOST && c->in.arg >= LOST_DIED && c->in.arg <= LOST_ERROR)
-                spread("heartbeat", c->in.rank, c->in.arg, !is_leader(c->rank));
+                spread("heartbeat", c->in.rank, c->in.arg, 1);
         }
     }
     free(pf);
