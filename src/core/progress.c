@@ -46,8 +46,10 @@ static void release(armcii_req_t *req)
         armcii_g.ncopied--;
     if (req->cache_fill) /* deliver the data, then keep a copy */
         armcii_cache_fill_end(req->scratch);
-    free(req->scratch);
-    req->scratch = NULL;
+    if (req->scratch) { /* most requests own none: no call on their way out */
+        free(req->scratch);
+        req->scratch = NULL;
+    }
     armcii_pool_release(&armcii_g.pool, req);
 }
 

@@ -35,6 +35,9 @@ typedef struct armcii_req {
     int next_free;
     int index;
     const armci_hdl_t *hdl; /* the caller's handle naming it while in flight, or NULL */
+    /* a small operation's staged source, where scratch would be malloc'd for a larger one
+     * (UCX's guidance: no allocation on the small-message path) */
+    _Alignas(16) unsigned char stage[64];
 } armcii_req_t;
 
 /*

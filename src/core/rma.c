@@ -452,14 +452,14 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         armcii_order_after_messages(call, target);
     armcii_req_t *req = armcii_req_new(call, kind, target, (blocking && !wait_here) || !hdl);
     if (kind == ARMCII_REQ_ACC_HW) {
-        req->scratch = malloc(len);
-        if (!req->scratch)
+        void *staged = req->stage; /* lives in the request until it completes */
+        if (len > sizeof(req->stage) && !(staged = req->scratch = malloc(len)))
             armcii_fatal(call, "out of memory staging %zu bytes", len);
         if (armcii_acc_scale_is_one(type, scale))
-            memcpy(req->scratch, src, len);
+            memcpy(staged, src, len);
         else
-            armcii_acc_scale(type, scale, src, req->scratch, len);
-        armcii_ofi_acc_hw(call, req, type, req->scratch, len, target, remote_addr(seg, dst),
+            armcii_acc_scale(type, scale, src, staged, len);
+        armcii_ofi_acc_hw(call, req, type, staged, len, target, remote_addr(seg, dst),
                           armcii_seg_key(seg, target));
     } else {
         armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_ACC, type, scale, target);
