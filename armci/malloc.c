@@ -288,22 +288,37 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     return 0;
 }
 
-int ARMCI_Malloc(void **base_ptrs, armci_size_t size)
+/* The collective calls, named @p call; the public names below and their device-memory
+ * twins each come here directly, not through one another's public name, so that a tool
+ * that wraps ARMCI_Malloc (the profiling interface) sees the calls the program made. */
+static int malloc_on(const char *call, void **ptr_arr, armci_size_t bytes, ARMCI_Group *group)
 {
-    static const char call[] = "ARMCI_Malloc";
     armcii_enter(call);
-    int rc = armcii_malloc_comm(call, base_ptrs, size, armcii_g.comm);
+    if (group)
+        armcii_check_group(call, "the group", group, 1);
+    int rc = armcii_malloc_comm(call, ptr_arr, bytes, group ? group->comm : armcii_g.comm);
     armcii_unlock();
     return rc;
 }
 
-int ARMCI_Free(void *ptr)
+static int free_on(const char *call, void *ptr, ARMCI_Group *group)
 {
-    static const char call[] = "ARMCI_Free";
     armcii_enter(call);
-    int rc = armcii_free_comm(call, ptr, armcii_g.comm);
+    if (group)
+        armcii_check_group(call, "the group", group, 1);
+    int rc = armcii_free_comm(call, ptr, group ? group->comm : armcii_g.comm);
     armcii_unlock();
     return rc;
+}
+
+int ARMCI_Malloc(void **base_ptrs, armci_size_t size)
+{
+    return malloc_on("ARMCI_Malloc", base_ptrs, size, NULL);
+}
+
+int ARMCI_Free(void *ptr)
+{
+    return free_on("ARMCI_Free", ptr, NULL);
 }
 
 void *ARMCI_Malloc_local(armci_size_t size)
@@ -354,40 +369,32 @@ int ARMCI_Free_local(void *ptr)
 
 int ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group)
 {
-    static const char call[] = "ARMCI_Malloc_group";
-    armcii_enter(call);
-    armcii_check_group(call, "the group", group, 1);
-    int rc = armcii_malloc_comm(call, ptr_arr, bytes, group->comm);
-    armcii_unlock();
-    return rc;
+    return malloc_on("ARMCI_Malloc_group", ptr_arr, bytes, group);
 }
 
 int ARMCI_Free_group(void *ptr, ARMCI_Group *group)
 {
-    static const char call[] = "ARMCI_Free_group";
-    armcii_enter(call);
-    armcii_check_group(call, "the group", group, 1);
-    int rc = armcii_free_comm(call, ptr, group->comm);
-    armcii_unlock();
-    return rc;
+    return free_on("ARMCI_Free_group", ptr, group);
 }
 
 /* Device memory: accepted for compatibility, and served from host memory (no device
  * is driven by this runtime). */
 int ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device)
 {
-    return ARMCI_Malloc(ptr_arr, bytes);
+    (void)device;
+    return malloc_on("ARMCI_Malloc_memdev", ptr_arr, bytes, NULL);
 }
 
 int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
                               const char *device)
 {
-    return ARMCI_Malloc_group(ptr_arr, bytes, group);
+    (void)device;
+    return malloc_on("ARMCI_Malloc_group_memdev", ptr_arr, bytes, group);
 }
 
 int ARMCI_Free_memdev(void *ptr)
 {
-    return ARMCI_Free(ptr);
+    return free_on("ARMCI_Free_memdev", ptr, NULL);
 }
 
 /* Profiling names (see ARMCII_PROFILED). */
