@@ -12,7 +12,7 @@ top=${top_srcdir:-$here/..}
 allowed() {
     case $1 in
     armci) echo '^(check\.h|\.\./src/core/[a-z_]+\.h|\.\./src/(agg/agg|transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
-    src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps)\.h|\.\./(cache/getcache|coll/collectives)\.h)$' ;;
+    src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps|xblk)\.h|\.\./(cache/getcache|coll/collectives)\.h)$' ;;
     src/transport) echo '^([a-z_]+\.h|\.\./core/(armcii|req|stats|invariant|warm|place|halloc)\.h)$' ;;
     src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
     src/tools) echo '^([a-z_]+\.h|\.\./(core|transport)/[a-z_]+\.h)$' ;;

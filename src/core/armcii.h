@@ -385,6 +385,11 @@ struct armcii_iter_s;
 /** Move the blocks of @p it (see iter.h) to or from @p target. Remote blocks were checked. */
 int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, void *it, int target,
               armci_hdl_t *hdl, int blocking);
+struct armcii_amb;
+/** Adds every block of @p it (an armcii_iter_t) to the message builder @p b, records packed
+ *  a bufferful per call where the blocks allow, and leaves @p it at its end; returns their
+ *  bytes. */
+size_t armcii_nc_pack(struct armcii_amb *b, void *it);
 /** Atomic read-modify-write at @p addr on @p target (an ARMCII_RMW_* op); old value returned. */
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand);

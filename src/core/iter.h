@@ -10,11 +10,10 @@
 
 #include <armci.h>
 
+#include "../transport/xblk.h"
+
 /** One block of an explicit list (aggregate handles). */
-typedef struct {
-    char *local, *remote;
-    size_t len;
-} armcii_blk_t;
+typedef armcii_xblk_t armcii_blk_t;
 
 typedef struct {
     int vector; /* 0: strided, 1: I/O vector, 2: explicit block list */

@@ -115,6 +115,56 @@ static long total_bytes(const armcii_iter_t *it)
     return total;
 }
 
+size_t armcii_nc_pack(struct armcii_amb *b, void *itv)
+{
+    /* I/O vector entries and block lists go in runs, a bufferful of records per call (a
+     * call per block took 17 us for 1000 blocks of 8 bytes); the rest block by block. */
+    armcii_iter_t *it = itv;
+    size_t bytes = 0;
+    if (it->vector == 1) {
+        for (int g = 0; g < it->iov_len; g++) {
+            const armci_giov_t *v = &it->iov[g];
+            void **lv = it->local_is_src ? v->src_ptr_array : v->dst_ptr_array;
+            void **rv = it->local_is_src ? v->dst_ptr_array : v->src_ptr_array;
+            char *const *l = (char *const *)lv, *const *r = (char *const *)rv;
+            size_t n = v->bytes > 0 && v->ptr_array_len > 0 ? (size_t)v->ptr_array_len : 0;
+            size_t len = (size_t)(v->bytes > 0 ? v->bytes : 0);
+            for (size_t k = 0; k < n;) {
+                size_t run = armcii_amb_add_run(b, l + k, r + k, n - k, len);
+                if (run == 0) { /* none open, or this one full: the general way */
+                    armcii_amb_add(b, l[k], (uint64_t)(uintptr_t)r[k], len);
+                    run = 1;
+                }
+                k += run;
+            }
+            bytes += n * len;
+        }
+    } else if (it->vector == 2) {
+        const armcii_blk_t *s = it->list;
+        size_t n = it->nblocks;
+        for (size_t k = 0; k < n; k++)
+            bytes += s[k].len;
+        for (size_t k = 0; k < n;) {
+            size_t run = armcii_amb_add_list(b, s + k, n - k);
+            if (run == 0) {
+                armcii_amb_add(b, s[k].local, (uint64_t)(uintptr_t)s[k].remote, s[k].len);
+                run = 1;
+            }
+            k += run;
+        }
+    } else {
+        char *l, *r;
+        size_t len;
+        while (armcii_iter_next(it, &l, &r, &len)) {
+            armcii_amb_add(b, l, (uint64_t)(uintptr_t)r, len);
+            bytes += len;
+        }
+    }
+    it->g = it->iov_len; /* walked to the end, as armcii_iter_next leaves it */
+    it->done = it->nblocks;
+    return bytes;
+}
+
 int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, void *itv,
               int target, armci_hdl_t *hdl, int blocking)
 {
@@ -193,6 +243,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         b = armcii_amb_begin(call, req, what, type, scale, target);
     char *l, *r;
     size_t len, bytes = 0;
+    if (b && (what == ARMCII_OP_ACC || !any_block(it, min, 0))) /* every block a record */
+        bytes = armcii_nc_pack(b, it);                          /* (leaves nothing for the loop) */
     while (armcii_iter_next(it, &l, &r, &len)) {
         bytes += len;
         if (hw) {

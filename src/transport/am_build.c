@@ -83,43 +83,107 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t 
     return b;
 }
 
+/* Room in a GETV's scatter list for @p n more blocks. */
+static void getv_reserve(armcii_amb_t *b, size_t n)
+{
+    am_ctx_t *c = b->ctx;
+    if (c->n + n <= b->cap)
+        return;
+    size_t cap = 2 * b->cap;
+    while (cap < c->n + n)
+        cap *= 2;
+    char **np = malloc(cap * (sizeof(char *) + sizeof(size_t)));
+    if (!np)
+        armcii_fatal(b->call, "out of memory");
+    size_t *nl = (size_t *)(np + cap);
+    memcpy(np, c->lptr, c->n * sizeof(char *));
+    memcpy(nl, c->llen, c->n * sizeof(size_t));
+    free(c->lptr);
+    c->lptr = np;
+    c->llen = nl;
+    b->cap = cap;
+}
+
+/* Whether a block of @p len bytes goes into the open buffer whole, as one record. */
+static int fits_whole(const armcii_amb_t *b, size_t len)
+{
+    if (len == 0 || len > 64)
+        return 0;
+    if (b->kind == AM_GETV)
+        return b->used + sizeof(am_blk_t) <= room() && b->reply + len <= room() - sizeof(am_hdr_t);
+    return b->used + sizeof(am_blk_t) + PAD8(len) <= room();
+}
+
+/* One record of a block that fits whole: a put's or accumulate's with its data (the
+ * padding of its last word zeroed), a get's entry with its place in the scatter list. */
+static inline void add_whole(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
+{
+    char *p = b->buf + b->used;
+    am_blk_t r = {remote, len};
+    memcpy(p, &r, sizeof(r));
+    if (b->kind == AM_GETV) {
+        am_ctx_t *c = b->ctx;
+        c->lptr[c->n] = local;
+        c->llen[c->n++] = len;
+        b->used += sizeof(r);
+        b->reply += len;
+    } else {
+        memset(p + sizeof(r) + PAD8(len) - 8, 0, 8);
+        if (len == 8)
+            memcpy(p + sizeof(r), local, 8);
+        else
+            memcpy(p + sizeof(r), local, len);
+        b->used += sizeof(r) + PAD8(len);
+    }
+}
+
 size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remote, size_t n,
                           size_t len)
 {
-    if (!b->buf || b->kind == AM_GETV || len == 0 || len > 64)
+    if (!b->buf || !fits_whole(b, len))
         return 0;
-    size_t rec = sizeof(am_blk_t) + PAD8(len), fit = (room() - b->used) / rec;
-    n = n < fit ? n : fit;
-    char *p = b->buf + b->used;
-    for (size_t k = 0; k < n; k++, p += rec) {
-        am_blk_t r = {(uint64_t)(uintptr_t)remote[k], len};
-        memcpy(p, &r, sizeof(r));
-        memset(p + rec - 8, 0, 8); /* the padding of the last word */
-        if (len == 8)
-            memcpy(p + sizeof(r), local[k], 8);
-        else
-            memcpy(p + sizeof(r), local[k], len);
+    size_t fit;
+    if (b->kind == AM_GETV) {
+        size_t entries = (room() - b->used) / sizeof(am_blk_t);
+        size_t data = (room() - sizeof(am_hdr_t) - b->reply) / len;
+        fit = entries < data ? entries : data;
+    } else {
+        fit = (room() - b->used) / (sizeof(am_blk_t) + PAD8(len));
     }
-    b->used += n * rec;
+    n = n < fit ? n : fit;
+    if (b->kind == AM_GETV)
+        getv_reserve(b, n);
+    for (size_t k = 0; k < n; k++)
+        add_whole(b, local[k], (uint64_t)(uintptr_t)remote[k], len);
     ((am_hdr_t *)b->buf)->nblk += (uint32_t)n;
     return n;
+}
+
+size_t armcii_amb_add_list(armcii_amb_t *b, const armcii_xblk_t *s, size_t n)
+{
+    if (!b->buf)
+        return 0;
+    if (b->kind == AM_GETV) { /* no more than a buffer's entries */
+        size_t entries = (room() - b->used) / sizeof(am_blk_t);
+        getv_reserve(b, n < entries ? n : entries);
+    }
+    size_t k = 0;
+    while (k < n && fits_whole(b, s[k].len)) {
+        add_whole(b, s[k].local, (uint64_t)(uintptr_t)s[k].remote, s[k].len);
+        k++;
+    }
+    ((am_hdr_t *)b->buf)->nblk += (uint32_t)k;
+    return k;
 }
 
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
 {
     /* The common record, a few words into an open buffer with room, without the general
      * loop (vector calls of single elements add one per element). */
-    if (b->buf && b->kind != AM_GETV && len > 0 && len <= 64 &&
-        b->used + sizeof(am_blk_t) + PAD8(len) <= room()) {
-        char *p = b->buf + b->used;
-        am_blk_t r = {remote, len};
-        memcpy(p, &r, sizeof(r));
-        memset(p + sizeof(r) + PAD8(len) - 8, 0, 8); /* the padding of the last word */
-        if (len == 8)
-            memcpy(p + sizeof(r), local, 8);
-        else
-            memcpy(p + sizeof(r), local, len);
-        b->used += sizeof(r) + PAD8(len);
+    if (b->buf && fits_whole(b, len)) {
+        if (b->kind == AM_GETV)
+            getv_reserve(b, 1);
+        add_whole(b, local, remote, len);
         ((am_hdr_t *)b->buf)->nblk++;
         return;
     }
@@ -139,20 +203,8 @@ void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
             memcpy(b->buf + b->used, &e, sizeof(e));
             b->used += sizeof(e);
             b->reply += piece;
+            getv_reserve(b, 1);
             am_ctx_t *c = b->ctx;
-            if (c->n == b->cap) {
-                size_t cap = 2 * b->cap;
-                char **np = malloc(cap * (sizeof(char *) + sizeof(size_t)));
-                if (!np)
-                    armcii_fatal(b->call, "out of memory");
-                size_t *nl = (size_t *)(np + cap);
-                memcpy(np, c->lptr, c->n * sizeof(char *));
-                memcpy(nl, c->llen, c->n * sizeof(size_t));
-                free(c->lptr);
-                c->lptr = np;
-                c->llen = nl;
-                b->cap = cap;
-            }
             c->lptr[c->n] = local;
             c->llen[c->n++] = piece;
         } else {

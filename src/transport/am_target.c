@@ -27,6 +27,20 @@ static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
                      h->src, (void *)(uintptr_t)addr, (unsigned long long)len);
 }
 
+/* check_range for the records of one message, which mostly land in one allocation: a
+ * record inside the segment the last lookup found, [*lo, *hi), needs none. */
+static void check_record(const am_hdr_t *h, uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    if (len == 0 || (addr >= *lo && addr < *hi && len <= *hi - addr))
+        return;
+    const armcii_seg_t *s =
+        armcii_region_find(&armcii_g.regions, armcii_g.rank, (uintptr_t)addr, (size_t)len);
+    if (!s)
+        check_range(h, addr, len); /* names it */
+    *lo = s->base;
+    *hi = s->base + s->size;
+}
+
 /* One put record. A record of one aligned word is stored whole, as a release: a process
  * polling that word (a value put used as a flag, waited for with loads; t_values) reads
  * the old or the new value, never a mix, and with an acquire load sees the records
@@ -52,9 +66,8 @@ static int apply_records(const am_hdr_t *h, size_t len)
     int acc = h->kind == AM_ACCV;
     if (acc && armcii_acc_type_size(h->type) == 0)
         armcii_fatal(am_tcall, "accumulate of unknown type %d from rank %d", h->type, h->src);
-    /* Check everything before touching anything. Records of one message mostly land in
-     * one allocation: a record inside the segment the last lookup found needs none. */
-    uint64_t lo = 1, hi = 0; /* that segment, [lo, hi) */
+    /* Check everything before touching anything. */
+    uint64_t lo = 1, hi = 0; /* the segment found last */
     for (uint32_t i = 0; i < h->nblk; i++) {
         am_blk_t b;
         if ((size_t)(end - p) < sizeof(b))
@@ -62,14 +75,7 @@ static int apply_records(const am_hdr_t *h, size_t len)
         memcpy(&b, p, sizeof(b));
         if (b.len > (size_t)(end - p) - sizeof(b))
             armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
-        if (b.len > 0 && !(b.addr >= lo && b.addr < hi && b.len <= hi - b.addr)) {
-            const armcii_seg_t *s = armcii_region_find(&armcii_g.regions, armcii_g.rank,
-                                                       (uintptr_t)b.addr, (size_t)b.len);
-            if (!s)
-                check_range(h, b.addr, b.len); /* names it */
-            else
-                lo = s->base, hi = s->base + s->size;
-        }
+        check_record(h, b.addr, b.len, &lo, &hi);
         p += sizeof(b) + PAD8(b.len);
     }
     if (h->kind == AM_PUTF)
@@ -113,8 +119,9 @@ static int answer_getv(const am_hdr_t *h, size_t len)
     size_t total = 0;
     if (len < sizeof(*h) || h->nblk > (len - sizeof(*h)) / sizeof(*e))
         armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
+    uint64_t lo = 1, hi = 0; /* the segment found last */
     for (uint32_t i = 0; i < h->nblk; i++) {
-        check_range(h, e[i].addr, e[i].len);
+        check_record(h, e[i].addr, e[i].len, &lo, &hi);
         total += e[i].len;
     }
     if (total > armcii_ofi.bounce_size - sizeof(am_hdr_t))
@@ -130,7 +137,10 @@ static int answer_getv(const am_hdr_t *h, size_t len)
     r->cookie = h->cookie;
     char *d = (char *)(r + 1);
     for (uint32_t i = 0; i < h->nblk; i++) {
-        memcpy(d, (void *)(uintptr_t)e[i].addr, e[i].len);
+        if (e[i].len == 8) /* the common entry, one word, without the general copy */
+            memcpy(d, (void *)(uintptr_t)e[i].addr, 8);
+        else
+            memcpy(d, (void *)(uintptr_t)e[i].addr, e[i].len);
         d += e[i].len;
     }
     am_send_bounce_later(h->src, b, sizeof(*r) + total);
@@ -147,7 +157,10 @@ static int take_getv_reply(const am_hdr_t *h, size_t len)
     if (len < sizeof(*h) + total)
         armcii_fatal(am_tcall, "short get reply from rank %d (%zu bytes)", h->src, len);
     for (size_t i = 0; i < c->n; i++) {
-        memcpy(c->lptr[i], d, c->llen[i]);
+        if (c->llen[i] == 8)
+            memcpy(c->lptr[i], d, 8);
+        else
+            memcpy(c->lptr[i], d, c->llen[i]);
         d += c->llen[i];
     }
     armcii_req_t *req = c->req;
