@@ -81,6 +81,15 @@ static void wait_issued(const char *call, agg_t *a)
     a->nissued = 0;
 }
 
+/* Whether blocks [i, j) all go as message records (shorter than ARMCI_NC_DIRECT_MIN). */
+static int all_packed(const agg_t *a, size_t i, size_t j)
+{
+    for (size_t k = i; k < j; k++)
+        if (a->blk[k].len >= (size_t)armcii_g.env.NC_DIRECT_MIN)
+            return 0;
+    return 1;
+}
+
 /* Send the collected blocks: each run of puts or gets as one vector operation, a run
  * after one of the other kind only once that completed (a get must see an earlier put to
  * the same place, a put must not overtake an earlier get). */
@@ -97,17 +106,26 @@ static void flush(const char *call, agg_t *a)
             j++;
         if (a->nissued > 0 && a->last_get != a->is_get[i])
             wait_issued(call, a);
-        /* The pool knows handles in flight by their address (armcii_pool_bind), so the
-         * array is never moved: when its 16 are taken, they are waited for and reused
-         * (runs alternate between puts and gets, each change waits anyway). */
-        if (a->nissued == ISSUED_MAX)
-            wait_issued(call, a);
-        if (!a->issued && !(a->issued = malloc(ISSUED_MAX * sizeof(*a->issued))))
-            armcii_fatal(call, "out of memory");
+        /* A run of puts that all go as message records is locally complete once packed,
+         * all ARMCI_Wait promises: it leaves as implicit operations, which fences complete
+         * as they do any put without a handle, and the wait costs no round trip. A later
+         * get run is ordered after it by the transport (messages apply in order; a direct
+         * get waits for earlier messages). */
+        armci_hdl_t *h = NULL;
+        if (a->is_get[i] || !all_packed(a, i, j)) {
+            /* The pool knows handles in flight by their address (armcii_pool_bind), so the
+             * array is never moved: when its 16 are taken, they are waited for and reused
+             * (runs alternate between puts and gets, each change waits anyway). */
+            if (a->nissued == ISSUED_MAX)
+                wait_issued(call, a);
+            if (!a->issued && !(a->issued = malloc(ISSUED_MAX * sizeof(*a->issued))))
+                armcii_fatal(call, "out of memory");
+            h = &a->issued[a->nissued++];
+        }
         armcii_iter_t it;
         armcii_iter_list(&it, &a->blk[i], j - i);
-        armcii_nc(call, a->is_get[i] ? ARMCII_OP_GET : ARMCII_OP_PUT, 0, NULL, &it, a->target,
-                  &a->issued[a->nissued++], 0);
+        armcii_nc(call, a->is_get[i] ? ARMCII_OP_GET : ARMCII_OP_PUT, 0, NULL, &it, a->target, h,
+                  0);
         a->last_get = a->is_get[i];
         i = j;
     }
