@@ -202,7 +202,7 @@ static inline int armcii_rmw_hw_ok(int op)
     return armcii_g.limits.acc_hw && (unsigned)op < 5 && (armcii_g.caps.rmw_ops >> op & 1);
 }
 
-/* ---- requests and progress (src/core/progress.c) ---- */
+/* ---- requests (src/core/req.c; waiting for them: progress.c) ---- */
 
 /** A new request; when the pool is full the oldest request is completed first. */
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
@@ -237,12 +237,12 @@ armcii_req_t *armcii_req_of_cookie(uint64_t cookie);
 /** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending
  *  it completes at once. */
 void armcii_req_issued(armcii_req_t *req);
-/** Drive progress until @p req (with generation @p gen) has completed. */
+/** Drive progress until @p req has completed. */
 void armcii_req_wait(const char *call, armcii_req_t *req);
 /** Complete every request in flight when called, oldest first (gets included, which no
  *  fence waits for): before memory that they may read or fill goes. */
 void armcii_req_wait_all(const char *call);
-/* Waits for the request that had generation @p gen when issued (its slot may be reused). */
+/** Waits for the request that had generation @p gen when issued (its slot may be reused). */
 void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of
  *  empty polls (@p idle counts them). */
@@ -295,9 +295,8 @@ int armcii_hb_running(void);
 void armcii_hb_lost(const char *call, int rank);
 /** This process is ending the job with an error (ARMCI_Error): tells the others, which end. */
 void armcii_hb_abort(void);
-/** Host name and process id of @p rank ("?" and -1 before init or for a bad rank). */
+/** Host name of @p rank ("?" before init or for a bad rank). */
 const char *armcii_hb_host(int rank);
-int armcii_hb_pid(int rank);
 /** Tells the progress thread, if it naps, that a nonblocking request of @p bytes is in
  *  flight (the wake itself comes at armcii_unlock, through armcii_progress_wake). */
 void armcii_progress_kick(size_t bytes);
@@ -379,7 +378,7 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
 void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_seg_t *seg,
                      size_t len, int *flag, int value, int target, armci_hdl_t *hdl);
 
-/* ---- noncontiguous operations and read-modify-write (src/core/nc.c) ---- */
+/* ---- noncontiguous operations (src/core/nc.c) ---- */
 
 struct armcii_iter_s;
 /** Move the blocks of @p it (see iter.h) to or from @p target. Remote blocks were checked. */
@@ -390,6 +389,12 @@ struct armcii_amb;
  *  a bufferful per call where the blocks allow, and leaves @p it at its end; returns their
  *  bytes. */
 size_t armcii_nc_pack(struct armcii_amb *b, void *it);
+/** The segment of @p target holding [@p r, +@p len), which the API layer checked: the job
+ *  ends (naming an internal error) if it has none. */
+const armcii_seg_t *armcii_seg_of(const char *call, int target, const void *r, size_t len);
+
+/* ---- read-modify-write (src/core/rmw.c) ---- */
+
 /** Atomic read-modify-write at @p addr on @p target (an ARMCII_RMW_* op); old value returned. */
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand);

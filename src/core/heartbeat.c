@@ -97,7 +97,8 @@ const char *armcii_hb_host(int rank)
     return cards && rank >= 0 && rank < armcii_g.nproc ? cards[rank].host : "?";
 }
 
-int armcii_hb_pid(int rank)
+/* Process id of @p rank (-1 before init or for a bad rank). */
+static int hb_pid(int rank)
 {
     return cards && rank >= 0 && rank < armcii_g.nproc ? cards[rank].pid : -1;
 }
@@ -111,17 +112,17 @@ static void lost(const char *call, int rank, int why)
         snprintf(msg, sizeof msg,
                  "armci: rank %d: %s: rank %d (process %d on %s) has died; this process "
                  "cannot go on without it (see ARMCI_LIVENESS_MS)\n",
-                 armcii_g.rank, call, rank, armcii_hb_pid(rank), armcii_hb_host(rank));
+                 armcii_g.rank, call, rank, hb_pid(rank), armcii_hb_host(rank));
     else if (why == LOST_ERROR)
         snprintf(msg, sizeof msg,
                  "armci: rank %d: %s: rank %d (process %d on %s) ended the job with an error "
                  "(its own message says which)\n",
-                 armcii_g.rank, call, rank, armcii_hb_pid(rank), armcii_hb_host(rank));
+                 armcii_g.rank, call, rank, hb_pid(rank), armcii_hb_host(rank));
     else
         snprintf(msg, sizeof msg,
                  "armci: rank %d: %s: rank %d (process %d on %s) has not been heard from for "
                  "%ld s: it is stopped, or its host is unreachable (see ARMCI_TIMEOUT)\n",
-                 armcii_g.rank, call, rank, armcii_hb_pid(rank), armcii_hb_host(rank),
+                 armcii_g.rank, call, rank, hb_pid(rank), armcii_hb_host(rank),
                  armcii_g.env.TIMEOUT);
     /* Another process's ARMCI_Error is often this one's too (a collective misuse): a
      * moment for this process's own message, should it be about to give it. */

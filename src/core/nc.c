@@ -1,5 +1,5 @@
 /*
- * Noncontiguous operations (strided and vector) and read-modify-write.
+ * Noncontiguous operations (strided and vector).
  *
  * Same node: the blocks are copied, or accumulated under the target's lock taken once.
  * Fabric: each block of at least ARMCI_NC_DIRECT_MIN bytes is one zero-copy RMA
@@ -92,12 +92,12 @@ static int any_block(const armcii_iter_t *it, size_t min, int shorter)
     return 0;
 }
 
-static const armcii_seg_t *seg_of(const char *call, int target, const char *r, size_t len)
+const armcii_seg_t *armcii_seg_of(const char *call, int target, const void *r, size_t len)
 {
     const armcii_seg_t *seg = armcii_region_find(&armcii_g.regions, target, (uintptr_t)r, len);
     if (!seg) /* the API layer checked every block; this is a runtime defect */
-        armcii_fatal(call, "internal: block %p (+%zu) of process %d lost its segment", (void *)r,
-                     len, target);
+        armcii_fatal(call, "internal: block %p (+%zu) of process %d lost its segment", r, len,
+                     target);
     return seg;
 }
 
@@ -248,7 +248,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
     while (armcii_iter_next(it, &l, &r, &len)) {
         bytes += len;
         if (hw) {
-            const armcii_seg_t *seg = seg_of(call, target, r, len);
+            const armcii_seg_t *seg = armcii_seg_of(call, target, r, len);
             armcii_acc_scale(type, scale, l, staged, len);
             armcii_ofi_acc_hw(call, req, type, staged, len, target,
                               armcii_seg_raddr(seg, (uintptr_t)r), armcii_seg_key(seg, target));
@@ -256,7 +256,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         } else if (len < min || what == ARMCII_OP_ACC) {
             armcii_amb_add(b, l, (uint64_t)(uintptr_t)r, len);
         } else {
-            const armcii_seg_t *seg = seg_of(call, target, r, len);
+            const armcii_seg_t *seg = armcii_seg_of(call, target, r, len);
             uint64_t raddr = armcii_seg_raddr(seg, (uintptr_t)r);
             if (what == ARMCII_OP_PUT)
                 armcii_ofi_put(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
@@ -272,45 +272,4 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         armcii_hdl_bind(call, hdl, req);
     armcii_req_finish(call, req, blocking, wait_here, bytes);
     return 0;
-}
-
-uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
-                    uint64_t comparand)
-{
-    size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
-    armcii_put_open_send(call, target);
-    armcii_cache_write(target, addr, size);
-    /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
-     * included: all atomics on a word must go one way to stay atomic with each other. */
-    if (armcii_rmw_hw_ok(op)) {
-        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
-        const armcii_seg_t *seg = seg_of(call, target, addr, size);
-        armcii_order_before(call, ARMCII_REQ_ACC_HW, target);
-        armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_ACC_HW, target, 0);
-        uint64_t result = 0, opnd = operand, cmp = comparand;
-        uint32_t r32 = 0, o32 = (uint32_t)operand;
-        armcii_ofi_rmw_hw(call, req, op, size == 4 ? (void *)&r32 : (void *)&result,
-                          size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
-                          armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
-        armcii_req_issued(req);
-        armcii_req_wait(call, req);
-        return size == 4 ? r32 : result;
-    }
-    /* Otherwise a CPU atomic at the memory: directly on the same node, applied by the
-     * target's handler across the fabric. */
-    if (armcii_path(target) != ARMCII_PATH_FABRIC) {
-        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_LOCAL, (long)size);
-        if (target == armcii_g.rank)
-            armcii_order_local(call);
-        return armcii_rmw_apply(op, addr, operand, &comparand);
-    }
-    armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
-    armcii_order_before(call, ARMCII_REQ_AM, target);
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, 0);
-    uint64_t result = 0;
-    armcii_am_rmw(call, req, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
-                  comparand);
-    armcii_req_issued(req);
-    armcii_req_wait(call, req);
-    return size == 4 ? (uint32_t)result : result;
 }

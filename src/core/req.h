@@ -20,14 +20,14 @@ typedef enum {
 typedef struct armcii_req {
     uint32_t gen; /* bumped whenever the slot is released */
     uint8_t in_use;
-    uint8_t kind;       /* armcii_req_kind_t */
-    uint8_t implicit;   /* issued without a handle (completed by WaitProc/WaitAll/fence) */
-    uint8_t cache_fill; /* scratch is a cache fill record (src/cache/runtime.c) */
-    uint8_t copied;     /* a blocking call's: the caller's data is out, only an ack is due */
+    uint8_t kind;     /* armcii_req_kind_t */
+    uint8_t implicit; /* issued without a handle (completed by WaitProc/WaitAll/fence) */
+    uint8_t copied;   /* a blocking call's: the caller's data is out, only an ack is due */
     int target;
-    int pending;                      /* transport operations not yet completed */
-    void *scratch;                    /* memory owned by the request, freed on completion */
-    struct armcii_req *older, *newer; /* active requests in issue order */
+    int pending;                       /* transport operations not yet completed */
+    void *scratch;                     /* memory owned by the request, freed on completion */
+    void (*on_release)(void *scratch); /* its maker's, called first (the get cache's fill) */
+    struct armcii_req *older, *newer;  /* active requests in issue order */
     /* The transport's own, while the request is in flight (the core never reads them):
      * the acknowledgements a target defers keep such requests in lists (am_acks.c). */
     struct armcii_req *tp_next;

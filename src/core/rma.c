@@ -96,7 +96,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, !blocking && !hdl);
     if (fill) { /* read into a record of ours; completion delivers to dst and fills */
         req->scratch = fill;
-        req->cache_fill = 1;
+        req->on_release = armcii_cache_fill_end; /* delivers, then keeps a copy */
         dst = armcii_cache_fill_data(fill);
     }
     armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), armcii_seg_key(seg, target),

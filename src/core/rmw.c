@@ -1,0 +1,51 @@
+/*
+ * Read-modify-write on one word (ARMCI_Rmw and the ARMCIX fetch-and-add family). Where
+ * accumulates use libfabric atomics, so does every read-modify-write; otherwise a CPU
+ * atomic at the memory, directly on the same node, applied by the target's handler
+ * across the fabric. The caller waits for the old value.
+ */
+#include "armcii.h"
+#include "../transport/transport.h"
+#include "stats.h"
+#include "../cache/getcache.h"
+
+uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
+                    uint64_t comparand)
+{
+    size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
+    armcii_put_open_send(call, target);
+    armcii_cache_write(target, addr, size);
+    /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
+     * included: all atomics on a word must go one way to stay atomic with each other. */
+    if (armcii_rmw_hw_ok(op)) {
+        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
+        const armcii_seg_t *seg = armcii_seg_of(call, target, addr, size);
+        armcii_order_before(call, ARMCII_REQ_ACC_HW, target);
+        armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_ACC_HW, target, 0);
+        uint64_t result = 0, opnd = operand, cmp = comparand;
+        uint32_t r32 = 0, o32 = (uint32_t)operand;
+        armcii_ofi_rmw_hw(call, req, op, size == 4 ? (void *)&r32 : (void *)&result,
+                          size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
+                          armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
+        armcii_req_issued(req);
+        armcii_req_wait(call, req);
+        return size == 4 ? r32 : result;
+    }
+    /* Otherwise a CPU atomic at the memory: directly on the same node, applied by the
+     * target's handler across the fabric. */
+    if (armcii_path(target) != ARMCII_PATH_FABRIC) {
+        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_LOCAL, (long)size);
+        if (target == armcii_g.rank)
+            armcii_order_local(call);
+        return armcii_rmw_apply(op, addr, operand, &comparand);
+    }
+    armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
+    armcii_order_before(call, ARMCII_REQ_AM, target);
+    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, 0);
+    uint64_t result = 0;
+    armcii_am_rmw(call, req, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
+                  comparand);
+    armcii_req_issued(req);
+    armcii_req_wait(call, req);
+    return size == 4 ? (uint32_t)result : result;
+}
