@@ -5,7 +5,7 @@
  *
  * The core posts an operation (get, put, accumulate, read-modify-write, a message built
  * by armcii_amb_*) to a target, naming a request as its completion token. The transport
- * calls back into the core through the request only (req.h, progress.c):
+ * calls back into the core through the request only (req.h, req.c):
  *   armcii_req_op_posted(req)   one more operation of req is in flight;
  *   armcii_req_op_done(req)     one of them completed;
  *   armcii_req_cookie(req), armcii_req_of_cookie(c)
