@@ -151,10 +151,24 @@ size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remo
         fit = (room() - b->used) / (sizeof(am_blk_t) + PAD8(len));
     }
     n = n < fit ? n : fit;
-    if (b->kind == AM_GETV)
+    if (b->kind == AM_GETV) {
         getv_reserve(b, n);
-    for (size_t k = 0; k < n; k++)
-        add_whole(b, local[k], (uint64_t)(uintptr_t)remote[k], len);
+        for (size_t k = 0; k < n; k++)
+            add_whole(b, local[k], (uint64_t)(uintptr_t)remote[k], len);
+    } else { /* the records of a run are alike: one loop over a local cursor */
+        size_t rec = sizeof(am_blk_t) + PAD8(len);
+        char *p = b->buf + b->used;
+        for (size_t k = 0; k < n; k++, p += rec) {
+            am_blk_t r = {(uint64_t)(uintptr_t)remote[k], len};
+            memcpy(p, &r, sizeof(r));
+            memset(p + rec - 8, 0, 8); /* the padding of the last word */
+            if (len == 8)
+                memcpy(p + sizeof(r), local[k], 8);
+            else
+                memcpy(p + sizeof(r), local[k], len);
+        }
+        b->used += n * rec;
+    }
     ((am_hdr_t *)b->buf)->nblk += (uint32_t)n;
     return n;
 }
