@@ -8,19 +8,20 @@ top=${top_srcdir:-$here/..}
 
 # allowed DIR: the quoted includes a file in DIR may name (extended regular expressions).
 # Outside its own folder, a module is reached through its one header: transport.h,
-# getcache.h, collectives.h, agg.h.
+# getcache.h, collectives.h, agg.h, health.h.
 allowed() {
     case $1 in
     armci) echo '^(check\.h|\.\./src/core/[a-z_]+\.h|\.\./src/(agg/agg|transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
-    src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps|xblk)\.h|\.\./(cache/getcache|coll/collectives)\.h)$' ;;
-    src/transport) echo '^([a-z_]+\.h|\.\./core/(armcii|req|stats|invariant|warm|place|halloc)\.h)$' ;;
-    src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
+    src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps|xblk)\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
+    src/transport) echo '^([a-z_]+\.h|\.\./core/(armcii|req|stats|invariant|warm|place|halloc)\.h|\.\./health/health\.h)$' ;;
+    src/health) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./transport/transport\.h)$' ;;
+    src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
     src/tools) echo '^([a-z_]+\.h|\.\./(core|transport)/[a-z_]+\.h)$' ;;
     *) echo '^$' ;;
     esac
 }
 
-for dir in armci src/core src/transport src/agg src/cache src/coll src/tools; do
+for dir in armci src/core src/transport src/health src/agg src/cache src/coll src/tools; do
     log=$(mktemp)
     re=$(allowed "$dir")
     n=0

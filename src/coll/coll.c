@@ -25,6 +25,7 @@
 #include "morton.h"
 #include "../cache/getcache.h"
 #include "collectives.h"
+#include "../health/health.h"
 
 #define ALG_MORTON ARMCII_COLL_MORTON
 #define ALG_NAIVE  ARMCII_COLL_NAIVE

@@ -6,6 +6,7 @@
 
 #include "armcii.h"
 #include "invariant.h"
+#include "../health/health.h"
 
 void armcii_fatal(const char *call, const char *fmt, ...)
 {

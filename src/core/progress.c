@@ -20,6 +20,7 @@
 #include "stats.h"
 #include "warm.h"
 #include "../cache/getcache.h"
+#include "../health/health.h"
 
 /* How many polls between two looks at the clock while waiting. */
 #define CLOCK_EVERY 1024

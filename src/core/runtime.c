@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "../cache/getcache.h"
 #include "../coll/collectives.h"
+#include "../health/health.h"
 
 /* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
  * a poll of a microsecond or two, and an application thread arriving then should not pay

@@ -12,6 +12,7 @@
 
 #include "../core/armcii.h"
 #include "nodelock.h"
+#include "../health/health.h"
 
 #define SPINS 128 /* about the time of a short accumulate, before the first sleep */
 

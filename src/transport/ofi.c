@@ -16,6 +16,7 @@
 #include "../core/invariant.h"
 #include "../core/place.h"
 #include "../core/stats.h"
+#include "../health/health.h"
 
 ofi_state_t armcii_ofi;
 

@@ -38,7 +38,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "armcii.h"
+#include "health.h"
 
 enum { HB_HELLO = 1, HB_BEAT, HB_LOST, HB_BYE };
 enum { LOST_DIED = 1, LOST_SILENT, LOST_ERROR };

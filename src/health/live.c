@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "armcii.h"
+#include "health.h"
 
 /* The clock is read only every POLLS_PER_LOOK polls: a poll is a fraction of a microsecond. */
 #define POLLS_PER_LOOK 256

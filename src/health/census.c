@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
+#include "health.h"
 
 #define CENSUS_TAG 7
 #define RING       16 /* messages in flight from one process (each one a wait of ARMCI_TIMEOUT) */

@@ -1,0 +1,50 @@
+/*
+ * The job's health (src/health): it owns finding out that the job cannot go on, and ending
+ * it with the cause named, never a hang.
+ *   heartbeat.c  processes on other nodes, and deaths while nothing waits: heartbeats
+ *                between the processes, and the word a process sends as it ends the job;
+ *   live.c       processes of this node, asked by every waiting poll;
+ *   census.c     collectives that can never complete (processes in different calls).
+ * It may call the core (armcii.h: errors, the clock, settings, MPI); the core, the
+ * transport and the collectives call it through this header alone.
+ */
+#ifndef ARMCII_HEALTH_H
+#define ARMCII_HEALTH_H
+
+#include "../core/armcii.h"
+
+/* Collectives that cannot complete (census.c). */
+void armcii_census_init(void);
+void armcii_census_fini(void);
+/** From a collective's wait, on the clock: after ARMCI_TIMEOUT s in it, rank 0 learns of
+ *  it; when every process waits, not all in the same call, the job ends naming them. */
+void armcii_census_poll(const char *call, armcii_watch_t *w, double now);
+/** At the end of that wait. */
+void armcii_census_leave(armcii_watch_t *w);
+/* Dead peers on this node (live.c). */
+armcii_status_t armcii_live_init(void);
+void armcii_live_fini(void);
+/** Process id of the process of this node with node-local rank @p node_rank. */
+pid_t armcii_live_pid(int node_rank);
+/* Called by every waiting poll: ends the job, naming the rank, if a node peer died. */
+void armcii_live_poll(const char *call);
+/* From a wait of @p waited seconds for a lock node peer @p node_rank holds: ends the job,
+ * naming the rank, if it has died, or if the wait has lasted ARMCI_TIMEOUT. */
+void armcii_live_check(const char *call, int node_rank, double waited);
+/* Called when an operation to @p rank failed: if that rank is a process of this node that
+ * has died (or is dying), ends the job saying so, since that is the cause worth reporting. */
+void armcii_live_blame(const char *call, int rank);
+/* Heartbeats between the job's processes (heartbeat.c): a process that dies or falls
+ * silent anywhere ends every other, named. */
+armcii_status_t armcii_hb_init(void);
+/** Says goodbye to the other processes and stops watching them (after the last barrier). */
+void armcii_hb_fini(void);
+int armcii_hb_running(void);
+/** @p rank of this node has died: tells every other process, then ends this one. */
+void armcii_hb_lost(const char *call, int rank);
+/** This process is ending the job with an error (ARMCI_Error): tells the others, which end. */
+void armcii_hb_abort(void);
+/** Host name of @p rank ("?" before init or for a bad rank). */
+const char *armcii_hb_host(int rank);
+
+#endif
