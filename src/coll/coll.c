@@ -287,10 +287,9 @@ const void *armcii_coll_node_gather(const char *call, const void *x, size_t byte
  * The hierarchical exchange saves messages (one per pair of nodes) at the price of four
  * node barriers and a pack and an unpack of what crosses. auto takes it only where that
  * can pay: some node has several processes (else there is nothing to combine), blocks of
- * at most 16 KiB (at 256 KiB, 2 nodes of 1: 211 us against 114 us through MPI, the
- * copies), and no more processes than hardware threads on any machine (there the
- * barriers spin against each other: 4 processes on 2 cores as 2 nodes, 210-260 us per
- * small all-to-all against 70-100 us for MPI's). */
+ * at most 16 KiB (beyond, the pack and unpack cost more than the messages saved), and no
+ * more processes than hardware threads on any machine (beyond, the node barriers spin
+ * against each other and lose to MPI's exchange). */
 static int across_nodes(const char *call, size_t bb)
 {
     const char *a = armcii_g.env.COLL_NODES;
@@ -418,9 +417,9 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     if (!all || !owner)
         armcii_fatal(call, "out of memory");
     /* Every process of the node takes part (the world on one node): publish the buffers in
-     * the node's shared slots and meet at a shared-memory barrier, about 0.1 us instead of
-     * an MPI exchange. Otherwise exchange them through MPI. Either doubles as "everybody's
-     * send data is in place". */
+     * the node's shared slots and meet at a shared-memory barrier (a few cache-line
+     * transfers) instead of an MPI exchange. Otherwise exchange them through MPI. Either doubles as
+     * "everybody's send data is in place". */
     if (whole_node) {
         armcii_node_slot_t *my = &armcii_node.slots[armcii_g.node_rank];
         my->coll_buf[0] = mine[0];

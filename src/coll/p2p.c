@@ -3,12 +3,11 @@
  * completed by the runtime's own wait, which serves peers' one-sided operations aimed at
  * this process, checks that the node's processes live and runs the watchdog.
  *
- * MPI's nonblocking collectives would be waited for the same way, but they are slow here:
- * over TCP an MPI_Iallreduce of one double took 14-15 us at 2 processes and 87 us at 4 (on
- * 2 cores), where MPI_Allreduce took 9-10 and 53-57 us, and so did the same exchange as
+ * MPI's nonblocking collectives would be waited for the same way, but over TCP they took
+ * about half again as long as MPI's blocking ones, and so did the same exchange as
  * MPI_Isend/MPI_Irecv pairs completed by MPI_Testall. A blocking MPI call instead would
  * leave peers to the progress thread, which naps: a get to a process waiting in a barrier
- * took 1 ms instead of 20 us.
+ * would wait for its nap to end (docs/performance.md, "How the runtime waits").
  *
  * The messages travel on communicators of the runtime's own (one duplicated from the world
  * at init, one per group made with the group), so they never meet the application's

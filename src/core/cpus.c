@@ -6,8 +6,8 @@
  * that no process is bound to, the thread runs there instead, and is then worth waking
  * for a transfer (armcii_progress_kick). Where every CPU has its bound process, moving
  * the thread only moves its interruptions onto a peer, just as much on the critical path
- * (NAS CG class A over tcp, 2 processes on 2 cores: armci-nb 0.59-0.67 s with the thread
- * on the peer's core, 0.53-0.55 s on its own), so it stays.
+ * (NAS CG over tcp, 2 processes on 2 cores, was slower with the thread on the peer's
+ * core), so it stays.
  */
 #include <stdio.h>
 #include <string.h>

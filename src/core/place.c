@@ -26,9 +26,8 @@ int armcii_place_parse(const char *s)
 
 /* A copy as large as this process's share of the last-level cache would push out what
  * the process and its node peers keep there, and it is no faster through the cache:
- * measured with place_bench, same node, puts of 1 and 4 MiB took 23-31 and 93-121 us
- * through the cache against 38-40 and 150-153 us around it, puts of 16 and 64 MiB 796-883
- * and 4968-5406 us through it against 632-729 and 3469-3642 us around it. */
+ * place_bench showed puts of 16 and 64 MiB faster around the cache, and puts of 1 and 4
+ * MiB faster through it (docs/performance.md, "Where arriving data land"). */
 void armcii_place_init(int mode, size_t l2, size_t l3, int sharing)
 {
     armcii_place_mode = mode;

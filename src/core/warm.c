@@ -172,7 +172,7 @@ static int find_got(struct dl_phdr_info *info, size_t size, void *arg)
  * from memory too, and the pass changes nothing measurable (docs/performance.md, "Small
  * operations after the application has used the caches"). So by default it runs where the
  * progress thread runs anyway (the fabric needs it) and this process has peers in node
- * memory; a pass costs about 2 us per wake-up of the thread. Where nothing else needs the
+ * memory; a pass costs a few microseconds per wake-up of the thread. Where nothing else needs the
  * thread, only ARMCI_KEEP_WARM=1 starts it (armcii_progress_thread_start): its wake-ups
  * would cost the application a context switch each. */
 void armcii_warm_init(void)

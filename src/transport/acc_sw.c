@@ -42,9 +42,9 @@ ARMCII_HOT size_t armcii_acc_type_size(int type)
 
 /*
  * The fast path: aligned, non-overlapping buffers of a real type. GCC 12 does not vectorise
- * this loop at -O2 (256 KiB of doubles: 10.4 us); at -O3 with unrolling it does (5.6 us with
- * SSE2, 4.5 us with AVX2, measured here), so these kernels ask for it, with an AVX2 clone
- * picked at run time. AVX-512 brought nothing more on this machine.
+ * this loop at -O2; at -O3 with unrolling it does, about twice as fast with SSE2 and a
+ * little more with AVX2, so these kernels ask for it, with an AVX2 clone picked at run
+ * time. AVX-512 brought nothing more.
  */
 /* The clones are chosen by an ifunc resolver while the library is being relocated, before
  * ThreadSanitizer's runtime is up: a TSan build keeps the default version only. */

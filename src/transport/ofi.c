@@ -382,12 +382,12 @@ static int tcp_likely(void)
  * rendezvous, and either needs calls from the sender after the send was posted. Our
  * messages are at most one bounce buffer long: with the limit raised to that, each leaves
  * in one send, and a process that computes or waits in MPI right after a call does not
- * hold up the peer waiting for it (NAS CG class A over tcp at 4 processes: 0.99 s -> 0.78 s).
+ * hold up the peer waiting for it (NAS CG over tcp at 4 processes became a fifth faster).
  * Only for tcp: rxm over verbs needs the limit equal to its buffer size.
  *
  * Its own buffers: over tcp, rxm keeps one shared receive queue for all peers and fills it
- * with 4096 buffers of 16 KiB, 64 MiB that every process touches in fi_enable (45 ms), and
- * at first contact it makes a send pool of 1024 more (17 MiB, 11 ms). Its pools grow 1024
+ * with 4096 buffers of 16 KiB, 64 MiB that every process touches in fi_enable, and at first
+ * contact it makes a send pool of 1024 more (17 MiB). Its pools grow 1024
  * buffers at a time, so 1024 posted cost no more than one. Over tcp it sends our messages
  * up to the eager limit straight from our buffers and receives them into ours, so its own
  * carry only headers and the unexpected: 4 KiB each make 1024 of them 4 MiB. Over verbs

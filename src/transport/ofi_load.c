@@ -2,10 +2,9 @@
  * libfabric, opened when the runtime first needs the fabric rather than when the program
  * is loaded. Debian's libfabric.so.1 depends on libpsm_infinipath.so.1 and libpsm2.so.2,
  * whose constructors calibrate a clock by sleeping: as a dependency of libarmci they cost
- * every process 0.2 s before main, whether or not it ever reaches a peer through the
- * fabric (measured: a program that only links libarmci ran in 208 ms, linked with
- * ARMCI-MPI in 5 ms; NWChem's short QA tests took 0.4-0.6 s longer on us than inside
- * NWChem's own timer). A job on one node now never loads libfabric; one over the fabric
+ * every process a fifth of a second before main, whether or not it ever reaches a peer
+ * through the fabric (NWChem's short QA tests showed it as start-up time outside NWChem's
+ * own timer). A job on one node now never loads libfabric; one over the fabric
  * pays the constructors once, in ARMCI_Init.
  *
  * libfabric exports five functions the transport calls (its other calls go through the
