@@ -77,7 +77,7 @@ void armcii_coll_init(void)
     int n = armcii_g.node_size, peer = (armcii_g.node_rank + 1) % n;
     uint64_t v = 0;
     struct iovec here = {&v, sizeof v};
-    struct iovec there = {&armcii_node.slots[peer].coll_private, sizeof v};
+    struct iovec there = {&armcii_coll_slot(peer)->buf_private, sizeof v};
     int ok = process_vm_readv(armcii_live_pid(peer), &here, 1, &there, 1, 0) == (ssize_t)sizeof v;
     MPI_Allreduce(&ok, &cma_ok, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
 }
@@ -220,7 +220,7 @@ static void pull(const char *call, int allgather, const char *what, const void *
     memcpy(hdr->what, what, strnlen(what, sizeof hdr->what));
     snprintf(hdr->call, sizeof hdr->call, "%s", call);
     memcpy(hdr + 1, sendbuf, ssize);
-    armcii_node_slot_t *my = &armcii_node.slots[armcii_g.node_rank];
+    armcii_coll_slot_t *my = armcii_coll_slot(armcii_g.node_rank);
     my->small_buf = st;
     __atomic_store_n(&my->small_seq, seq, __ATOMIC_RELEASE);
 
@@ -230,7 +230,7 @@ static void pull(const char *call, int allgather, const char *what, const void *
     /* Start with the next process, so that P processes do not all wait on the same one. */
     for (int d = 1; d < P; d++) {
         int i = (me + d) % P;
-        armcii_node_slot_t *o = &armcii_node.slots[armcii_g.peers[i].node_rank];
+        armcii_coll_slot_t *o = armcii_coll_slot(armcii_g.peers[i].node_rank);
         armcii_watch_t w = {0};
         while (__atomic_load_n(&o->small_seq, __ATOMIC_ACQUIRE) < seq)
             armcii_poll_watched(call, &w, i, ENTER);
@@ -334,7 +334,7 @@ void armcii_coll_node_barrier(const char *call)
     /* A full fence first: large copies before it (memcpy's, ours) may have used
      * non-temporal stores, which the locked add alone does not order on every processor. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    armcii_node_slot_t *s0 = &armcii_node.slots[0];
+    armcii_coll_slot_t *s0 = armcii_coll_slot(0);
     uint64_t gen = __atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE);
     if (__atomic_add_fetch(&s0->bar_count, 1, __ATOMIC_ACQ_REL) == (uint64_t)armcii_g.node_size) {
         __atomic_store_n(&s0->bar_count, 0, __ATOMIC_RELAXED);
@@ -421,16 +421,16 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * transfers) instead of an MPI exchange. Otherwise exchange them through MPI. Either doubles as
      * "everybody's send data is in place". */
     if (whole_node) {
-        armcii_node_slot_t *my = &armcii_node.slots[armcii_g.node_rank];
-        my->coll_buf[0] = mine[0];
-        my->coll_buf[1] = mine[1];
-        my->coll_private = (uint64_t)s_private;
+        armcii_coll_slot_t *my = armcii_coll_slot(armcii_g.node_rank);
+        my->buf[0] = mine[0];
+        my->buf[1] = mine[1];
+        my->buf_private = (uint64_t)s_private;
         armcii_coll_node_barrier(call);
         for (int i = 0; i < P; i++) {
-            armcii_node_slot_t *o = &armcii_node.slots[armcii_g.peers[i].node_rank];
-            all[2 * i] = o->coll_buf[0];
-            all[2 * i + 1] = o->coll_buf[1];
-            owner[i] = o->coll_private && i != me ? armcii_g.peers[i].node_rank : -1;
+            armcii_coll_slot_t *o = armcii_coll_slot(armcii_g.peers[i].node_rank);
+            all[2 * i] = o->buf[0];
+            all[2 * i + 1] = o->buf[1];
+            owner[i] = o->buf_private && i != me ? armcii_g.peers[i].node_rank : -1;
         }
     } else {
         MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE, comm,

@@ -12,6 +12,26 @@
 
 enum { ARMCII_COLL_MORTON, ARMCII_COLL_NAIVE, ARMCII_COLL_MPI, ARMCII_COLL_PULL, ARMCII_COLL_AUTO };
 
+/** The collectives' part of each process's control block in the node's mapping (the
+ *  transport's armcii_node_slot_t keeps room for it, zeroed). */
+typedef struct {
+    char *buf[4];       /* send and receive buffers (and a node leader's buffers for the
+                           exchange between nodes) */
+    uint64_t bar_count; /* node barrier (used in node rank 0's slot) */
+    uint64_t bar_gen;
+    uint64_t small_seq;   /* small collectives: the last call whose send data is staged */
+    char *small_buf;      /* ... in these two halves, alternately (see coll.c) */
+    uint64_t buf_private; /* buf[0] is private memory, read with process_vm_readv */
+} armcii_coll_slot_t;
+_Static_assert(sizeof(armcii_coll_slot_t) <= sizeof(((armcii_node_slot_t *)0)->coll),
+               "the collectives' part fits the room of a node slot");
+
+/** The collectives' part of the slot of the process of node-local rank @p node_rank. */
+static inline armcii_coll_slot_t *armcii_coll_slot(int node_rank)
+{
+    return (armcii_coll_slot_t *)(void *)armcii_node.slots[node_rank].coll;
+}
+
 /** A buffer of this process's slice of the node heap, kept between calls. */
 typedef struct {
     char *addr;

@@ -115,20 +115,23 @@ int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, si
 
     /* Publish: my buffers, and the leader's pack buffers. A node of one process has no
      * shared slots (nor needs them). */
-    armcii_node_slot_t alone = {0}, *slots = n > 1 ? armcii_node.slots : &alone;
-    slots[li].coll_buf[0] = sbuf;
-    slots[li].coll_buf[1] = rbuf;
+    armcii_coll_slot_t alone = {0};
+    armcii_coll_slot_t *mine = n > 1 ? armcii_coll_slot(li) : &alone;
+    armcii_coll_slot_t *lead = n > 1 ? armcii_coll_slot(0) : &alone;
+    mine->buf[0] = sbuf;
+    mine->buf[1] = rbuf;
     if (leader) {
-        slots[0].coll_buf[2] = armcii_coll_staging(call, &stage_spack, ssize ? ssize : 1);
-        slots[0].coll_buf[3] = armcii_coll_staging(call, &stage_rpack, rsize ? rsize : 1);
+        lead->buf[2] = armcii_coll_staging(call, &stage_spack, ssize ? ssize : 1);
+        lead->buf[3] = armcii_coll_staging(call, &stage_rpack, rsize ? rsize : 1);
     }
     node_barrier(call, n);
     char *sb[n], *rb[n];
     for (int x = 0; x < n; x++) {
-        sb[x] = slots[x].coll_buf[0];
-        rb[x] = slots[x].coll_buf[1];
+        const armcii_coll_slot_t *s = n > 1 ? armcii_coll_slot(x) : &alone;
+        sb[x] = s->buf[0];
+        rb[x] = s->buf[1];
     }
-    char *spack = slots[0].coll_buf[2], *rpack = slots[0].coll_buf[3];
+    char *spack = lead->buf[2], *rpack = lead->buf[3];
 
     /* Pack what leaves the node. */
     if (allgather) {

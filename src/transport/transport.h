@@ -27,24 +27,19 @@
 
 /* ---- node memory (src/transport/shm.c) ---- */
 
-/** Per-local-rank control block in the node's shared mapping. */
+/** Per-local-rank control block in the node's shared mapping, zeroed when made. */
 typedef struct {
     uint32_t acc_lock; /* serialises software accumulates into this rank's memory:
                           a node lock (nodelock.h) */
     uint32_t acc_lock_pad;
-    char *coll_buf[4];  /* collectives: send and receive buffers (and a node leader's
-                           buffers for the exchange between nodes) */
-    uint64_t bar_count; /* node barrier (used in node rank 0's slot) */
-    uint64_t bar_gen;
-    uint64_t small_seq;    /* small collectives: the last call whose send data is staged */
-    char *small_buf;       /* ... in these two halves, alternately (see coll.c) */
-    uint64_t coll_private; /* coll_buf[0] is private memory, read with process_vm_readv */
-    char pad[128 - 2 * sizeof(uint32_t) - 5 * sizeof(char *) - 4 * sizeof(uint64_t)];
+    /* the collectives' own (src/coll/coll.h, armcii_coll_slot_t): the transport only
+     * places it in the node's mapping */
+    _Alignas(8) unsigned char coll[120];
 } armcii_node_slot_t;
 _Static_assert(sizeof(armcii_node_slot_t) == 128, "a node slot is two cache lines");
 
 /** The node heap: one mapping at the same address in every process of the node, a slice
- *  each, and the node's control blocks (owned by shm.c; the collectives read the slots). */
+ *  each, and the node's control blocks (shm.c's; each holds the collectives' part). */
 typedef struct {
     char *heap_base;           /* start of the mapping */
     size_t heap_len;           /* bytes mapped */
