@@ -3,6 +3,8 @@
  * ARMCI_SET_AGGREGATE_HANDLE are collected as blocks instead of being sent, and travel as
  * vector operations (packed into messages, or zero-copy for large blocks) when the handle
  * is waited on or tested, when the list fills (ARMCI_AGG_MAX), or at a fence or barrier.
+ * One file, agg.c, which sends through the core's noncontiguous path (armcii_nc) and is
+ * reached by fences through a hook (armcii_fence_hook).
  */
 #ifndef ARMCII_AGG_H
 #define ARMCII_AGG_H

@@ -2,6 +2,10 @@
  * The get cache as the rest of the runtime uses it (src/cache/runtime.c): the core's get
  * path asks it first and fills it, writes and synchronisation points invalidate it, the
  * API layer sets its modes. Its engine and index are private to src/cache (cache.h).
+ *
+ * Its files: runtime.c (this face, and the fills of gets in flight), engine.c (the CLaMPI
+ * engine: admission, eviction, the adaptive sizes), cuckoo.c (the cuckoo-hashed index) and
+ * store.c (the storage buffer). It may call the core and the transport's contract.
  */
 #ifndef ARMCII_GETCACHE_H
 #define ARMCII_GETCACHE_H

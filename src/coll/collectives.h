@@ -2,6 +2,12 @@
  * The collectives as the rest of the runtime uses them (src/coll): the world's barrier,
  * reductions and broadcasts for armci_msg_*, and their bring-up. What the files of
  * src/coll share among themselves is in coll.h.
+ *
+ * Its files: coll.c (the node's shared-memory collectives and the choice of algorithm),
+ * hier.c (all-to-all and allgather across nodes through node leaders), p2p.c (reductions
+ * and broadcasts over MPI's point-to-point messages, completed by the runtime's wait) and
+ * morton.c (the Morton order of the node's exchange). It may call the core, the
+ * transport's contract (the node heap) and the job's health.
  */
 #ifndef ARMCII_COLLECTIVES_H
 #define ARMCII_COLLECTIVES_H

@@ -2,6 +2,17 @@
  * Internal interface of armci-ofi: the runtime's state and the core's calls, for the API
  * layer (armci/), the core (src/core) and the layers beside it. What the transport offers
  * is in its own contract, src/transport/transport.h.
+ *
+ * The core's files: runtime.c (the order of bring-up and shut-down), env.c and agree.c
+ * (settings, and those that must match everywhere), topo.c and cpus.c (the machine, and
+ * where the progress thread runs), region.c (every process's allocations) and halloc.c
+ * (a slice of the node heap), select.c (the protocol of each operation), rma.c, nc.c and
+ * rmw.c (contiguous, noncontiguous and read-modify-write operations, with iter.c walking
+ * descriptors), pool.c and req.c (the request pool; the life of a request), progress.c
+ * (polling, waits, fences, the progress thread), place.c (where arriving data land),
+ * warm.c (keeping hot structures cached), stats.c and error.c. The core calls down into
+ * the transport (transport.h), and beside it the get cache (getcache.h), the collectives'
+ * bring-up (collectives.h) and the job's health (health.h); docs/layers.md has the rules.
  */
 #ifndef ARMCII_H
 #define ARMCII_H

@@ -16,6 +16,14 @@
  * At start-up armcii_ofi_init reports what the provider can do (caps.h); the core turns
  * that into its protocol limits and ordering rules, and the transport keeps no policy of
  * the core's.
+ *
+ * Its files: shm.c (the node heap and its control blocks) and nodelock.c (the node's
+ * locks); ofi_load.c (libfabric, opened when first needed), ofi.c (endpoint,
+ * registrations, bounce buffers, reads and writes) and ofi_atomic.c (libfabric's atomics);
+ * am.c (the active-message engine), am_build.c (the origin's builder), am_target.c (the
+ * target's handlers) and am_acks.c (acknowledgements a target defers); acc_sw.c (the
+ * accumulate kernels). It may call the core's headers named in docs/layers.md and the
+ * job's health (health.h), nothing else.
  */
 #ifndef ARMCII_TRANSPORT_H
 #define ARMCII_TRANSPORT_H
