@@ -5,6 +5,7 @@
 #include "../src/transport/transport.h"
 #include "../src/agg/agg.h"
 #include "../src/core/warm.h"
+#include "../src/core/acc.h"
 
 void armcii_fail_init(const char *call)
 {

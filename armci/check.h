@@ -7,14 +7,6 @@
 
 #include "../src/core/armcii.h"
 
-/* ---- collective allocation (armci/malloc.c) ---- */
-
-int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm);
-int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
-
-/** The allocation whose block on this process starts at @p my_base (NULL if none). */
-armcii_alloc_t *armcii_alloc_find(void *my_base);
-
 /* ---- groups (armci/groups.c) ---- */
 
 void armcii_groups_init(void);

@@ -5,13 +5,14 @@
  *
  * The core's files: runtime.c (the order of bring-up and shut-down), env.c and agree.c
  * (settings, and those that must match everywhere), topo.c and cpus.c (the machine, and
- * where the progress thread runs), region.c (every process's allocations) and halloc.c
- * (a slice of the node heap), select.c (the protocol of each operation), rma.c, nc.c and
- * rmw.c (contiguous, noncontiguous and read-modify-write operations, with iter.c walking
- * descriptors), pool.c and req.c (the request pool; the life of a request), progress.c
- * (polling, waits, fences, the progress thread), place.c (where arriving data land),
- * warm.c (keeping hot structures cached), stats.c and error.c. The core calls down into
- * the transport (transport.h), and beside it the get cache (getcache.h), the collectives'
+ * where the progress thread runs), region.c (every process's allocations), alloc.c
+ * (allocating and freeing them) and halloc.c (a slice of the node heap), select.c (the
+ * protocol of each operation), rma.c, nc.c and rmw.c (contiguous, noncontiguous and read-
+ * modify-write operations, with iter.c walking descriptors, and acc.c the accumulate and
+ * atomic kernels), pool.c and req.c (the request pool; the life of a request), progress.c
+ * (polling, waits, fences, the progress thread), place.c (where arriving data land), warm.c
+ * (keeping hot structures cached), stats.c and error.c. The core calls down into the
+ * transport (transport.h), and beside it the get cache (getcache.h), the collectives'
  * bring-up (collectives.h) and the job's health (health.h); docs/layers.md has the rules.
  */
 #ifndef ARMCII_H
@@ -355,6 +356,22 @@ int armcii_acc(const char *call, int type, const void *scale, const void *src, v
  *  (@p seg: the segment of @p dst, NULL when @p len is 0). */
 void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_seg_t *seg,
                      size_t len, int *flag, int value, int target, armci_hdl_t *hdl);
+
+/* ---- allocation (src/core/alloc.c) ---- */
+
+/** Collective over @p comm: a block of @p size bytes on every member (sizes may differ),
+ *  their addresses in @p ptr_arr by rank in @p comm; the job ends naming the cause when any
+ *  member fails. */
+int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm);
+/** Collective over @p comm: frees the allocation whose block here is @p ptr (NULL for a
+ *  member that contributed none); every member must free the same one. */
+int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
+/** The allocation whose block on this process starts at @p my_base (NULL if none). */
+armcii_alloc_t *armcii_alloc_find(void *my_base);
+/** ARMCI_Malloc_local's block of @p size bytes (NULL for 0); ends the job when none fits. */
+void *armcii_malloc_local(const char *call, size_t size);
+/** Frees a block of armcii_malloc_local; the job ends for any other pointer. */
+void armcii_free_local(const char *call, void *ptr);
 
 /* ---- noncontiguous operations (src/core/nc.c) ---- */
 

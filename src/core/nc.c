@@ -18,6 +18,7 @@
 #include "place.h"
 #include "stats.h"
 #include "../cache/getcache.h"
+#include "acc.h"
 
 /* One I/O vector entry on the node: its blocks copied source to destination, straight
  * from the entry's arrays (the walker and a call per block cost more than the copies of

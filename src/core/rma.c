@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "warm.h"
 #include "../cache/getcache.h"
+#include "acc.h"
 
 static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 {

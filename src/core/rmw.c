@@ -8,6 +8,7 @@
 #include "../transport/transport.h"
 #include "stats.h"
 #include "../cache/getcache.h"
+#include "acc.h"
 
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand)

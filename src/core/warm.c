@@ -18,6 +18,7 @@
 #include "../transport/transport.h"
 #include "stats.h"
 #include "warm.h"
+#include "acc.h"
 
 #define MAX_HOOKS       8
 #define REGION_BUDGET   1024 /* lines of region table per pass: 64 KiB */

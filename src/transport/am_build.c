@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "am_internal.h"
+#include "../core/acc.h"
 
 struct armcii_amb {
     const char *call;

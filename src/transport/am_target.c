@@ -16,6 +16,7 @@
 #include "../core/place.h"
 #include "../core/stats.h"
 #include "am_internal.h"
+#include "../core/acc.h"
 
 static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
 {

@@ -7,6 +7,7 @@
 
 #include "ofi_internal.h"
 #include "../core/warm.h"
+#include "../core/acc.h"
 
 static const enum fi_datatype acc_to_fi[6] = {
     [ARMCI_ACC_INT] = FI_INT32,         [ARMCI_ACC_LNG] = FI_INT64,

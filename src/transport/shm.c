@@ -26,6 +26,7 @@
 #include "transport.h"
 #include "nodelock.h"
 #include "../core/warm.h"
+#include "../core/acc.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000

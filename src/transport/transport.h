@@ -1,6 +1,6 @@
 /*
  * The transport's contract: everything the core, and the layers beside it, may ask of
- * the node's shared memory (shm.c), of the accumulate kernels (acc_sw.c) and of
+ * the node's shared memory (shm.c) and of
  * libfabric (ofi*.c, am*.c). Nothing else of src/transport is visible outside it.
  *
  * The core posts an operation (get, put, accumulate, read-modify-write, a message built
@@ -21,9 +21,8 @@
  * locks); ofi_load.c (libfabric, opened when first needed), ofi.c (endpoint,
  * registrations, bounce buffers, reads and writes) and ofi_atomic.c (libfabric's atomics);
  * am.c (the active-message engine), am_build.c (the origin's builder), am_target.c (the
- * target's handlers) and am_acks.c (acknowledgements a target defers); acc_sw.c (the
- * accumulate kernels). It may call the core's headers named in docs/layers.md and the
- * job's health (health.h), nothing else.
+ * target's handlers) and am_acks.c (acknowledgements a target defers). It may call the core's
+ * headers named in docs/layers.md and the job's health (health.h), nothing else.
  */
 #ifndef ARMCII_TRANSPORT_H
 #define ARMCII_TRANSPORT_H
@@ -73,19 +72,6 @@ void armcii_shm_acc(const char *call, int owner_node_rank, int type, const void 
  *  for a holder that has died, or for ARMCI_TIMEOUT, ends the job naming it and @p call. */
 void armcii_shm_acc_lock(const char *call, int slot);
 void armcii_shm_acc_unlock(int slot);
-
-/* ---- accumulate and read-modify-write kernels (src/transport/acc_sw.c) ---- */
-
-/** Atomically apply @p op at @p addr; @return the old value. @p extra: CAS comparand. */
-uint64_t armcii_rmw_apply(int op, void *addr, uint64_t operand, const void *extra);
-
-size_t armcii_acc_type_size(int type); /* 0 for an unknown type */
-void armcii_acc_apply(int type, const void *scale, const void *src, void *dst, size_t bytes);
-/** Read the first lines of the accumulate kernels' code (src/core/warm.c); returns the lines. */
-size_t armcii_acc_kernels_touch(unsigned *sum);
-/** dst = scale * src, element-wise (used to pre-scale hardware accumulates). */
-void armcii_acc_scale(int type, const void *scale, const void *src, void *dst, size_t bytes);
-int armcii_acc_scale_is_one(int type, const void *scale);
 
 /* ---- libfabric (src/transport/ofi*.c, am.c) ----
  * The data-path calls (get, put, acc_hw, rmw_hw, am_rmw, the message builder) return once

@@ -6,8 +6,9 @@
 #include <complex.h>
 #include <string.h>
 
-#include "transport.h"
-#include "../core/warm.h"
+#include "armcii.h"
+#include "acc.h"
+#include "warm.h"
 
 /* log2(element size) - 2 of each type, two bits each. Computed rather than looked up: the
  * table a switch compiles to is one more line, on a page of its own, for a call made after
