@@ -110,9 +110,11 @@ static void flush(const char *call, agg_t *a)
          * all ARMCI_Wait promises: it leaves as implicit operations, which fences complete
          * as they do any put without a handle, and the wait costs no round trip. A later
          * get run is ordered after it by the transport (messages apply in order; a direct
-         * get waits for earlier messages). */
+         * get waits for earlier messages). Not where a message needs the sender's later
+         * calls to leave (sends_need_caller): there the wait sees it arrive, as a blocking
+         * put does, since the caller may next block in MPI. */
         armci_hdl_t *h = NULL;
-        if (a->is_get[i] || !all_packed(a, i, j)) {
+        if (a->is_get[i] || armcii_g.sends_need_caller || !all_packed(a, i, j)) {
             /* The pool knows handles in flight by their address (armcii_pool_bind), so the
              * array is never moved: when its 16 are taken, they are waited for and reused
              * (runs alternate between puts and gets, each change waits anyway). */
