@@ -211,7 +211,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
                                                      : ARMCII_REQ_GET;
     /* Blocking calls return locally complete: gets when the data is here, puts when no
      * direct write still reads the caller's buffer; packed and staged data is copied. */
-    int direct_put = what == ARMCII_OP_PUT && any_block(it, min, 0);
+    int any_direct = what != ARMCII_OP_ACC && any_block(it, min, 0); /* asked once */
+    int direct_put = what == ARMCII_OP_PUT && any_direct;
     int wait_here = blocking && (what == ARMCII_OP_GET || direct_put || armcii_g.sends_need_caller);
     if (kind == ARMCII_REQ_AM && what != ARMCII_OP_GET && !direct_put &&
         armcii_open_may_join(blocking, hdl)) {
@@ -245,8 +246,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         b = armcii_amb_begin(call, req, what, type, scale, target);
     char *l, *r;
     size_t len, bytes = 0;
-    if (b && (what == ARMCII_OP_ACC || !any_block(it, min, 0))) /* every block a record */
-        bytes = armcii_nc_pack(b, it);                          /* (leaves nothing for the loop) */
+    if (b && !any_direct)              /* every block a record */
+        bytes = armcii_nc_pack(b, it); /* (leaves nothing for the loop) */
     while (armcii_iter_next(it, &l, &r, &len)) {
         bytes += len;
         if (hw) {
