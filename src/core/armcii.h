@@ -28,29 +28,13 @@
 #include <armci.h>
 #include <armcix.h>
 
+#include "common.h"
 #include "env.h"
 #include "op.h"
 #include "region.h"
 #include "req.h"
 #include "select.h"
 #include "../transport/caps.h"
-
-/** The one internal status type. */
-typedef enum {
-    ARMCII_OK = 0,
-    ARMCII_ENOMEM,  /* memory, address space or registration exhausted */
-    ARMCII_EFABRIC, /* libfabric reported an error */
-    ARMCII_ESYS,    /* a system call failed */
-    ARMCII_EINVAL   /* a value outside what the runtime accepts */
-} armcii_status_t;
-
-/** A registration with libfabric. */
-typedef struct {
-    void *handle;        /* struct fid_mr * */
-    void *desc;          /* local descriptor */
-    uint64_t key;        /* remote key */
-    uint64_t raddr_base; /* address peers use for the first byte (0 with offset addressing) */
-} armcii_mr_t;
 
 /** One collective allocation (ARMCI_Malloc). */
 typedef struct armcii_alloc {
@@ -171,20 +155,6 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller);
  *  holding the lock, returns without it. */
 void armcii_runtime_fini(const char *call);
 
-/* ---- errors (src/core/error.c) ---- */
-
-/** Report "CALL: message" and end the job (armcii_abort). */
-void armcii_fatal(const char *call, const char *fmt, ...)
-    __attribute__((noreturn, format(printf, 2, 3)));
-/** Print "armci: rank R: msg", tell the other processes, and end the job with @p code (1
- *  for 0). ARMCI_Error is this. */
-void armcii_abort(const char *msg, int code) __attribute__((noreturn));
-/** Print "armci: rank R: message" to stderr and go on. */
-void armcii_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/** Print on rank 0 only (ARMCI_VERBOSE). */
-void armcii_info_line(const char *line);
-double armcii_now(void);
-
 /* ---- paths and regions ---- */
 
 static inline armcii_path_t armcii_path(int target)
@@ -296,6 +266,8 @@ void armcii_fence_hook(void (*fn)(const char *call, int target));
  *  to it through the fabric. */
 void armcii_order_local(const char *call);
 void armcii_fence_all(const char *call);
+/** Frees what armcii_fence_all keeps for its flush reads. */
+void armcii_flush_fini(void);
 /** Complete an MPI request while driving progress (so peers' operations on us advance). */
 void armcii_mpi_wait(const char *call, MPI_Request *req);
 void armcii_mpi_waitall(const char *call, int n, MPI_Request *reqs);

@@ -151,6 +151,60 @@ void armcii_wait_zero(const char *call, const int *counter, int target)
         armcii_stats.wait_seconds += armcii_now() - t0;
 }
 
+/* Make earlier writes to @p target remotely complete: the transport posts a read that
+ * returns once they have landed. Returns its request, or NULL when none is needed. */
+static armcii_req_t *flush_start(const char *call, int target)
+{
+    if (!armcii_ofi_unflushed(target))
+        return NULL;
+    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
+    armcii_ofi_flush_post(call, req, target);
+    armcii_req_issued(req);
+    return req;
+}
+
+static void flush(const char *call, int target)
+{
+    armcii_req_t *req = flush_start(call, target);
+    if (req)
+        armcii_req_wait(call, req);
+}
+
+/* Every target's flush, the reads in flight together. A request slot may be reused once
+ * its read completed, so each is waited on by the generation it had when issued. */
+static struct {
+    armcii_req_t **req;
+    uint32_t *gen;
+} flushes;
+
+static void flush_all(const char *call)
+{
+    if (!flushes.req) {
+        flushes.req = malloc((size_t)armcii_g.nproc * sizeof(*flushes.req));
+        flushes.gen = malloc((size_t)armcii_g.nproc * sizeof(*flushes.gen));
+        if (!flushes.req || !flushes.gen)
+            armcii_fatal(call, "out of memory for %d flush requests", armcii_g.nproc);
+    }
+    int n = 0;
+    for (int t = 0; t < armcii_g.nproc; t++) {
+        armcii_req_t *req = flush_start(call, t);
+        if (!req)
+            continue;
+        flushes.req[n] = req;
+        flushes.gen[n++] = req->gen;
+    }
+    for (int i = 0; i < n; i++)
+        armcii_req_wait_gen(call, flushes.req[i], flushes.gen[i]);
+}
+
+void armcii_flush_fini(void)
+{
+    free(flushes.req);
+    free(flushes.gen);
+    flushes.req = NULL;
+    flushes.gen = NULL;
+}
+
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
 {
     /* Messages are applied by the target's handler at some later progress call, so no
@@ -176,7 +230,7 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
     }
     if (!ordered) {
         armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
-        armcii_ofi_flush(call, target);
+        flush(call, target);
     }
 }
 
@@ -216,7 +270,7 @@ void armcii_fence(const char *call, int target)
     armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
     armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
     if (armcii_g.fabric)
-        armcii_ofi_flush(call, target);
+        flush(call, target);
 }
 
 /* The fence of every target, with the flush reads of all targets in flight together:
@@ -239,7 +293,7 @@ void armcii_fence_all(const char *call)
         armcii_wait_zero(call, &armcii_g.peers[p].out_sw, p);
     }
     if (armcii_g.fabric)
-        armcii_ofi_flush_all(call);
+        flush_all(call);
 }
 
 /* MPI is asked at every poll, costly as MPI_Test is: asking less often leaves libfabric
@@ -484,6 +538,7 @@ armcii_status_t armcii_progress_thread_start(void)
     long want = armcii_g.env.PROGRESS_THREAD;
     int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_g.caps.manual_progress);
     armcii_g.sends_need_caller = armcii_g.fabric && armcii_g.caps.manual_progress && !on;
+    armcii_tp_set_sends_need_caller(armcii_g.sends_need_caller);
     /* Without the fabric the thread has nothing to poll: it runs only to keep the hot
      * structures warm, when ARMCI_KEEP_WARM=1 asks for that. */
     if (!armcii_g.fabric)

@@ -28,10 +28,6 @@ typedef struct armcii_req {
     void *scratch;                     /* memory owned by the request, freed on completion */
     void (*on_release)(void *scratch); /* its maker's, called first (the get cache's fill) */
     struct armcii_req *older, *newer;  /* active requests in issue order */
-    /* The transport's own, while the request is in flight (the core never reads them):
-     * the acknowledgements a target defers keep such requests in lists (am_acks.c). */
-    struct armcii_req *tp_next;
-    uint32_t tp_seq;
     int next_free;
     int index;
     const armci_hdl_t *hdl; /* the caller's handle naming it while in flight, or NULL */

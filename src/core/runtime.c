@@ -99,6 +99,31 @@ static void init_fail(const char *call, const char *what, armcii_status_t st)
     armcii_fatal(call, "%s failed (status %d); see the message above", what, (int)st);
 }
 
+/* What the transport is told of the job, and how it calls back (host.h). */
+static void configure_transport(void)
+{
+    armcii_tp_host_t host = {
+        .rank = armcii_g.rank,
+        .nproc = armcii_g.nproc,
+        .node_rank = armcii_g.node_rank,
+        .node_size = armcii_g.node_size,
+        .shm = armcii_g.shm,
+        .max_requests = (int)armcii_g.env.MAX_REQUESTS,
+        .comm = armcii_g.comm,
+        .node_comm = armcii_g.node_comm,
+        .env = &armcii_g.env,
+        .regions = &armcii_g.regions,
+        .op_done = armcii_req_op_done,
+        .copied = armcii_req_copied,
+        .of_cookie = armcii_req_of_cookie,
+        .make_progress = armcii_poll_waiting,
+        .blame = armcii_live_blame,
+        .check_holder = armcii_live_check,
+        .poll_peers = armcii_live_poll,
+    };
+    armcii_tp_configure(&host);
+}
+
 void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
 {
     armcii_g.one_caller = one_caller;
@@ -127,6 +152,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     if ((st = armcii_hb_init()) != ARMCII_OK)
         init_fail(call, "connecting the heartbeats", st);
     armcii_g.shm = armcii_g.env.SHM && armcii_g.node_size > 1;
+    configure_transport();
     if ((st = armcii_shm_init()) != ARMCII_OK)
         init_fail(call, "setting up node memory", st);
     if (armcii_region_table_init(&armcii_g.regions, P) != 0 ||
@@ -194,6 +220,7 @@ void armcii_runtime_fini(const char *call)
     if (armcii_g.fabric)
         armcii_ofi_fini();
     armcii_g.fabric = 0;
+    armcii_flush_fini();
     armcii_shm_fini();
     armcii_region_table_fini(&armcii_g.regions);
     armcii_pool_fini(&armcii_g.pool);

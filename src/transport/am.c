@@ -125,7 +125,7 @@ static void enqueue(int to, void *buf, size_t len, int is_bounce, int is_request
 static void stamp(int to, void *msg)
 {
     am_hdr_t *h = msg;
-    h->src = armcii_g.rank;
+    h->src = armcii_tp.rank;
     h->acked = armcii_ofi.peers[to].seq_in;
 }
 
@@ -216,7 +216,7 @@ void armcii_am_flush_deferred(void)
         if (rc == -FI_EAGAIN)
             break;
         if (rc != 0)
-            armcii_ofi_fail("armci progress", "fi_recv", armcii_g.rank, rc);
+            armcii_ofi_fail("armci progress", "fi_recv", armcii_tp.rank, rc);
         am.nreposts--;
     }
 }
@@ -233,7 +233,7 @@ static void send_count(int to)
 
 static int take_ack(const am_hdr_t *h, size_t len)
 {
-    armcii_req_op_done(armcii_req_of_cookie(h->cookie));
+    armcii_tp.op_done(armcii_tp.of_cookie(h->cookie));
     return 1;
 }
 
@@ -263,15 +263,15 @@ size_t armcii_am_bytes(void)
     return am.buf_size * AM_NRECV;
 }
 
-size_t armcii_am_peer_bytes(void)
+size_t armcii_am_acks_bytes(void)
 {
-    return sizeof(am_acks_peer_t);
+    return am_acks_bytes(&am.acks);
 }
 
 armcii_status_t armcii_am_init(void)
 {
-    int n = armcii_g.nproc;
-    if (am_acks_init(&am.acks, n) != 0)
+    int n = armcii_tp.nproc;
+    if (am_acks_init(&am.acks, n, armcii_tp.max_requests) != 0)
         return ARMCII_ENOMEM;
     register_engine();
     am_target_register();
@@ -309,7 +309,7 @@ void armcii_am_fini(void)
             free(p->buf);
         free(p);
     }
-    for (int r = 0; armcii_ofi.peers && r < armcii_g.nproc; r++)
+    for (int r = 0; armcii_ofi.peers && r < armcii_tp.nproc; r++)
         while (armcii_ofi.peers[r].held) {
             held_t *x = armcii_ofi.peers[r].held;
             armcii_ofi.peers[r].held = x->next;
@@ -373,9 +373,9 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
     if (len < offsetof(am_hdr_t, arg))
         armcii_fatal(am_tcall, "message of %zu bytes is too short", len);
     int src = h->src;
-    if (src < 0 || src >= armcii_g.nproc)
+    if (src < 0 || src >= armcii_tp.nproc)
         armcii_fatal(am_tcall, "message from rank %d, beyond the %d processes", src,
-                     armcii_g.nproc);
+                     armcii_tp.nproc);
     uint32_t acked = h->acked;
     const am_entry_t *e = entry_of(h, len);
     if (e->flags & AM_REQUEST) {
@@ -385,12 +385,12 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
     } else {
         dispatch(e, h, len);
     }
-    am_acks_took(&am.acks, src, acked, armcii_req_op_done);
+    am_acks_took(&am.acks, src, acked, armcii_tp.op_done);
     int rc = am.nreposts > 0 ? -FI_EAGAIN : post_recv(op);
     if (rc == -FI_EAGAIN)
         am.reposts[am.nreposts++] = op;
     else if (rc != 0)
-        armcii_ofi_fail("armci progress", "fi_recv", armcii_g.rank, rc);
+        armcii_ofi_fail("armci progress", "fi_recv", armcii_tp.rank, rc);
 }
 
 /* ---- origin side: requests ---- */
@@ -405,7 +405,7 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
     int lazy = h->kind == AM_PUTF || (h->kind == AM_PUTV && h->type == ACK_DEFERRED);
     if (lazy)
         h->type = 0; /* acknowledged at once, unless deferred here */
-    if (lazy && armcii_g.env.ACK_DEFER && !armcii_g.sends_need_caller) {
+    if (lazy && armcii_tp.env->ACK_DEFER && !armcii_tp.sends_need_caller) {
         /* Awaits the target's count, not an ack of its own; meanwhile only an
          * acknowledgement is due, so the progress thread need not poll for it. Not
          * without progress threads: a target that has left ARMCI (for MPI, say) after
@@ -413,7 +413,7 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
          * sent with the flag's own progress call gets there. */
         h->type = ACK_DEFERRED;
         am_acks_defer(&am.acks, target, req, h->seq);
-        armcii_req_copied(req);
+        armcii_tp.copied(req);
     }
     OFI_RETRY(call, what, target, try_send_bounce(target, b, len));
 }
@@ -439,6 +439,6 @@ void armcii_am_want_acks(int target)
         want_from(target);
         return;
     }
-    for (int t = 0; t < armcii_g.nproc; t++)
+    for (int t = 0; t < armcii_tp.nproc; t++)
         want_from(t);
 }

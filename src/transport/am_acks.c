@@ -3,19 +3,28 @@
 #include <string.h>
 
 #include "am_acks.h"
+#include "../core/invariant.h"
 
-int am_acks_init(am_acks_t *a, int n)
+int am_acks_init(am_acks_t *a, int n, int nlinks)
 {
     memset(a, 0, sizeof(*a));
     a->n = n;
+    a->nlinks = nlinks;
     a->peer = calloc((size_t)n, sizeof(am_acks_peer_t));
-    return a->peer ? 0 : -1;
+    a->link = calloc((size_t)nlinks, sizeof(am_acks_link_t));
+    return a->peer && a->link ? 0 : -1;
 }
 
 void am_acks_fini(am_acks_t *a)
 {
     free(a->peer);
+    free(a->link);
     memset(a, 0, sizeof(*a));
+}
+
+size_t am_acks_bytes(const am_acks_t *a)
+{
+    return (size_t)a->n * sizeof(am_acks_peer_t) + (size_t)a->nlinks * sizeof(am_acks_link_t);
 }
 
 int am_acks_asked(am_acks_t *a, int src, uint32_t applied, uint32_t upto)
@@ -38,10 +47,10 @@ int am_acks_due(am_acks_t *a, int src, uint32_t applied)
 
 void am_acks_defer(am_acks_t *a, int target, armcii_req_t *r, uint32_t seq)
 {
-    r->tp_next = NULL;
-    r->tp_seq = seq;
+    ARMCII_INVARIANT(r->index >= 0 && r->index < a->nlinks, "request slot %d outside the %d links", r->index, a->nlinks);
+    a->link[r->index] = (am_acks_link_t){.next = NULL, .seq = seq};
     if (a->peer[target].tail)
-        a->peer[target].tail->tp_next = r;
+        a->link[a->peer[target].tail->index].next = r;
     else
         a->peer[target].head = r;
     a->peer[target].tail = r;
@@ -52,8 +61,8 @@ int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_r
     int n = 0;
     armcii_req_t *r;
     /* message number s is applied once the count exceeds it */
-    while ((r = a->peer[target].head) && !am_reached(r->tp_seq, acked)) {
-        a->peer[target].head = r->tp_next;
+    while ((r = a->peer[target].head) && !am_reached(a->link[r->index].seq, acked)) {
+        a->peer[target].head = a->link[r->index].next;
         if (!a->peer[target].head)
             a->peer[target].tail = NULL;
         done(r);
@@ -67,7 +76,7 @@ int am_acks_to_ask(am_acks_t *a, int target, uint32_t *upto_p)
     armcii_req_t *last = a->peer[target].tail;
     if (!last)
         return 0;
-    uint32_t upto = last->tp_seq + 1;
+    uint32_t upto = a->link[last->index].seq + 1;
     if (am_reached(a->peer[target].asked, upto))
         return 0;
     a->peer[target].asked = upto;

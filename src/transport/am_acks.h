@@ -5,7 +5,8 @@
  * Target side: an origin may ask to be told once its requests up to some count have been
  * applied here; the count is due when they have. Origin side: the flagged puts to each
  * target whose acknowledgement is deferred, oldest first, each with its message's
- * sequence number; a count from the target completes those it covers.
+ * sequence number; a count from the target completes those it covers. The lists are
+ * linked through a table of the transport's own, one entry per request slot (req->index).
  */
 #ifndef ARMCII_AM_ACKS_H
 #define ARMCII_AM_ACKS_H
@@ -23,9 +24,17 @@ typedef struct {
     armcii_req_t *tail;
 } am_acks_peer_t;
 
+/* A deferred put's place in its target's list. */
+typedef struct {
+    armcii_req_t *next;
+    uint32_t seq; /* its message's sequence number */
+} am_acks_link_t;
+
 typedef struct {
     int n;
     am_acks_peer_t *peer; /* every process */
+    int nlinks;
+    am_acks_link_t *link; /* by request slot */
 } am_acks_t;
 
 /** Sequence numbers wrap: has @p a reached @p b? */
@@ -34,8 +43,10 @@ static inline int am_reached(uint32_t a, uint32_t b)
     return (int32_t)(a - b) >= 0;
 }
 
-/** For @p n processes; 0, or -1 when out of memory. */
-int am_acks_init(am_acks_t *a, int n);
+/** For @p n processes and requests of index below @p nlinks; 0, or -1 when out of memory. */
+int am_acks_init(am_acks_t *a, int n, int nlinks);
+/** Bytes it holds. */
+size_t am_acks_bytes(const am_acks_t *a);
 void am_acks_fini(am_acks_t *a);
 
 /** Target: origin @p src asks for the count once @p upto of its requests are applied, of

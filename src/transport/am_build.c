@@ -35,7 +35,7 @@ static void amb_open(armcii_amb_t *b)
     am_hdr_t *h = (am_hdr_t *)b->buf;
     memset(h, 0, sizeof(*h));
     h->kind = b->kind;
-    h->src = armcii_g.rank;
+    h->src = armcii_tp.rank;
     h->type = b->type;
     memcpy(h->scale, b->scale, sizeof(h->scale));
     b->used = sizeof(*h);
@@ -286,7 +286,7 @@ void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, si
     am_hdr_t *h = (am_hdr_t *)b;
     memset(h, 0, sizeof(*h));
     h->kind = AM_RMW;
-    h->src = armcii_g.rank;
+    h->src = armcii_tp.rank;
     h->type = op;
     h->cookie = (uint64_t)(uintptr_t)c;
     h->arg[0] = addr;

@@ -21,7 +21,7 @@
 static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
 {
     if (len > 0 &&
-        !armcii_region_find(&armcii_g.regions, armcii_g.rank, (uintptr_t)addr, (size_t)len))
+        !armcii_region_find(armcii_tp.regions, armcii_tp.rank, (uintptr_t)addr, (size_t)len))
         armcii_fatal(am_tcall,
                      "rank %d reaches %p (+%llu bytes), outside every ARMCI allocation "
                      "of this rank",
@@ -35,7 +35,7 @@ static void check_record(const am_hdr_t *h, uint64_t addr, uint64_t len, uint64_
     if (len == 0 || (addr >= *lo && addr < *hi && len <= *hi - addr))
         return;
     const armcii_seg_t *s =
-        armcii_region_find(&armcii_g.regions, armcii_g.rank, (uintptr_t)addr, (size_t)len);
+        armcii_region_find(armcii_tp.regions, armcii_tp.rank, (uintptr_t)addr, (size_t)len);
     if (!s)
         check_range(h, addr, len); /* names it */
     *lo = s->base;
@@ -81,7 +81,7 @@ static int apply_records(const am_hdr_t *h, size_t len)
     }
     if (h->kind == AM_PUTF)
         check_range(h, h->arg[0], sizeof(int));
-    int slot = armcii_g.shm ? armcii_g.node_rank : 0;
+    int slot = armcii_tp.shm ? armcii_tp.node_rank : 0;
     if (acc)
         armcii_shm_acc_lock(am_tcall, slot);
     p = (const char *)(h + 1);
@@ -134,7 +134,7 @@ static int answer_getv(const am_hdr_t *h, size_t len)
     am_hdr_t *r = (am_hdr_t *)b;
     memset(r, 0, sizeof(*r));
     r->kind = AM_GETV_REPLY;
-    r->src = armcii_g.rank;
+    r->src = armcii_tp.rank;
     r->cookie = h->cookie;
     char *d = (char *)(r + 1);
     for (uint32_t i = 0; i < h->nblk; i++) {
@@ -168,7 +168,7 @@ static int take_getv_reply(const am_hdr_t *h, size_t len)
     c->magic = 0;
     free(c->lptr);
     free(c);
-    armcii_req_op_done(req);
+    armcii_tp.op_done(req);
     return 1;
 }
 
@@ -180,7 +180,7 @@ static int do_rmw(const am_hdr_t *h, size_t len)
         armcii_fatal(am_tcall, "read-modify-write from rank %d at %p is not %zu-byte aligned",
                      h->src, (void *)(uintptr_t)addr, size);
     check_range(h, addr, size);
-    am_hdr_t r = {.kind = AM_RMW_REPLY, .src = armcii_g.rank, .cookie = h->cookie};
+    am_hdr_t r = {.kind = AM_RMW_REPLY, .src = armcii_tp.rank, .cookie = h->cookie};
     r.arg[0] = armcii_rmw_apply(h->type, (void *)(uintptr_t)addr, h->arg[1], h->scale);
     am_send_small(h->src, &r, offsetof(am_hdr_t, scale)); /* scale is not part of a reply */
     return 1;
@@ -198,7 +198,7 @@ static int take_rmw_reply(const am_hdr_t *h, size_t len)
     armcii_req_t *req = c->req;
     c->magic = 0;
     free(c);
-    armcii_req_op_done(req);
+    armcii_tp.op_done(req);
     return 1;
 }
 

@@ -10,9 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/armcii.h"
+#include "host.h"
 #include "nodelock.h"
-#include "../health/health.h"
 
 #define SPINS 128 /* about the time of a short accumulate, before the first sleep */
 
@@ -45,7 +44,7 @@ void armcii_nodelock_wait(const char *call, uint32_t *w, uint32_t me)
             clock_gettime(CLOCK_MONOTONIC, &t);
             double waited =
                 (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
-            armcii_live_check(call, (int)(v & ~NODELOCK_WAITERS) - 1, waited);
+            armcii_tp.check_holder(call, (int)(v & ~NODELOCK_WAITERS) - 1, waited);
         }
     }
 }

@@ -16,7 +16,6 @@
 #include "../core/invariant.h"
 #include "../core/place.h"
 #include "../core/stats.h"
-#include "../health/health.h"
 
 ofi_state_t armcii_ofi;
 
@@ -25,7 +24,7 @@ ofi_state_t armcii_ofi;
 
 void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 {
-    armcii_live_blame(call, target);
+    armcii_tp.blame(call, target);
     armcii_fatal(call, "%s to rank %d failed: %s (provider %s)", what, target,
                  fi_strerror((int)-rc), armcii_ofi_provider());
 }
@@ -39,20 +38,20 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, double *t
     double now = armcii_now();
     if (*t0 == 0)
         *t0 = now;
-    else if (now - *t0 > (double)armcii_g.env.TIMEOUT) {
-        armcii_live_blame(call, target);
+    else if (now - *t0 > (double)armcii_tp.env->TIMEOUT) {
+        armcii_tp.blame(call, target);
         armcii_fatal(call,
                      "%s to rank %d: the provider's queue stayed full for %ld s "
                      "(provider %s; see ARMCI_TIMEOUT)",
-                     what, target, armcii_g.env.TIMEOUT, armcii_ofi_provider());
-    } else if (armcii_g.env.WATCHDOG > 0 && barked_for != *t0 &&
-               now - *t0 >= armcii_g.env.WATCHDOG) {
+                     what, target, armcii_tp.env->TIMEOUT, armcii_ofi_provider());
+    } else if (armcii_tp.env->WATCHDOG > 0 && barked_for != *t0 &&
+               now - *t0 >= armcii_tp.env->WATCHDOG) {
         barked_for = *t0;
         armcii_warn("watchdog: %s: %s to rank %d has been retried for %.0f s (the provider's "
                     "queue is full or the connection is not made yet) and is still waiting",
                     call, what, target, now - *t0);
     }
-    armcii_live_poll(call);
+    armcii_tp.poll_peers(call);
     armcii_ofi_progress();
 }
 
@@ -91,12 +90,12 @@ void *armcii_ofi_bounce_get(const char *call)
     while (armcii_ofi.nbounce_free == 0) {
         /* Every bounce buffer belongs to an operation in flight: completing them frees
          * one. This is where the oldest holder gets completed. */
-        armcii_poll_waiting(call, &idle);
-        if (armcii_now() - t0 > (double)armcii_g.env.TIMEOUT)
+        armcii_tp.make_progress(call, &idle);
+        if (armcii_now() - t0 > (double)armcii_tp.env->TIMEOUT)
             armcii_fatal(call,
                          "no bounce buffer came free in %ld s (%d in use; see "
                          "ARMCI_BOUNCE_COUNT and ARMCI_TIMEOUT)",
-                         armcii_g.env.TIMEOUT, armcii_ofi.bounce_count);
+                         armcii_tp.env->TIMEOUT, armcii_ofi.bounce_count);
     }
     return armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
 }
@@ -291,9 +290,9 @@ static armcii_status_t exchange_addresses(void)
     size_t len = sizeof(name);
     OPEN_CHECK("fi_getname", fi_getname(&armcii_ofi.ep->fid, name, &len));
     int mylen = (int)len, maxlen = 0;
-    MPI_Allreduce(&mylen, &maxlen, 1, MPI_INT, MPI_MAX, armcii_g.comm);
-    char *all = calloc((size_t)armcii_g.nproc, (size_t)maxlen);
-    fi_addr_t *addrs = calloc((size_t)armcii_g.nproc, sizeof(fi_addr_t));
+    MPI_Allreduce(&mylen, &maxlen, 1, MPI_INT, MPI_MAX, armcii_tp.comm);
+    char *all = calloc((size_t)armcii_tp.nproc, (size_t)maxlen);
+    fi_addr_t *addrs = calloc((size_t)armcii_tp.nproc, sizeof(fi_addr_t));
     if (!all || !addrs) {
         free(all);
         free(addrs);
@@ -301,15 +300,15 @@ static armcii_status_t exchange_addresses(void)
     }
     char *mine = calloc(1, (size_t)maxlen);
     memcpy(mine, name, len);
-    MPI_Allgather(mine, maxlen, MPI_BYTE, all, maxlen, MPI_BYTE, armcii_g.comm);
+    MPI_Allgather(mine, maxlen, MPI_BYTE, all, maxlen, MPI_BYTE, armcii_tp.comm);
     free(mine);
-    int n = fi_av_insert(armcii_ofi.av, all, (size_t)armcii_g.nproc, addrs, 0, NULL);
+    int n = fi_av_insert(armcii_ofi.av, all, (size_t)armcii_tp.nproc, addrs, 0, NULL);
     free(all);
-    for (int r = 0; r < armcii_g.nproc; r++)
+    for (int r = 0; r < armcii_tp.nproc; r++)
         armcii_ofi.peers[r].addr = addrs[r];
     free(addrs);
-    if (n != armcii_g.nproc) {
-        armcii_warn("ARMCI_Init: fi_av_insert entered %d of %d addresses", n, armcii_g.nproc);
+    if (n != armcii_tp.nproc) {
+        armcii_warn("ARMCI_Init: fi_av_insert entered %d of %d addresses", n, armcii_tp.nproc);
         return ARMCII_EFABRIC;
     }
     return ARMCII_OK;
@@ -317,8 +316,8 @@ static armcii_status_t exchange_addresses(void)
 
 static armcii_status_t setup_bounce(void)
 {
-    armcii_ofi.bounce_size = (size_t)armcii_g.env.BOUNCE_SIZE;
-    armcii_ofi.bounce_count = (int)armcii_g.env.BOUNCE_COUNT;
+    armcii_ofi.bounce_size = (size_t)armcii_tp.env->BOUNCE_SIZE;
+    armcii_ofi.bounce_count = (int)armcii_tp.env->BOUNCE_COUNT;
     size_t total = armcii_ofi.bounce_size * (size_t)armcii_ofi.bounce_count;
     if (posix_memalign((void **)&armcii_ofi.bounce_slab, 4096, total) != 0)
         return ARMCII_ENOMEM;
@@ -337,16 +336,12 @@ static armcii_status_t setup_flush(void)
                                            sizeof(armcii_ofi.flush_word), &armcii_ofi.flush_mr);
     if (st != ARMCII_OK)
         return st;
-    int P = armcii_g.nproc;
-    armcii_ofi.flush_reqs = malloc((size_t)P * sizeof(armcii_req_t *));
-    armcii_ofi.flush_gens = malloc((size_t)P * sizeof(uint32_t));
+    int P = armcii_tp.nproc;
     uint64_t mine[2] = {armcii_ofi.flush_mr.raddr_base, armcii_ofi.flush_mr.key};
     uint64_t *all = malloc(2 * (size_t)P * sizeof(uint64_t));
-    if (!armcii_ofi.flush_reqs || !armcii_ofi.flush_gens || !all) {
-        free(all);
+    if (!all)
         return ARMCII_ENOMEM;
-    }
-    MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, armcii_g.comm);
+    MPI_Allgather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, armcii_tp.comm);
     for (int r = 0; r < P; r++) {
         armcii_ofi.peers[r].flush_addr = all[2 * r];
         armcii_ofi.peers[r].flush_key = all[2 * r + 1];
@@ -397,22 +392,22 @@ static int tcp_likely(void)
 static void rxm_settings(void)
 {
     char v[32];
-    long want = armcii_g.env.TCP_EAGER;
+    long want = armcii_tp.env->TCP_EAGER;
     const char *prov = getenv("FI_PROVIDER");
     if (want != 0 && !getenv("FI_OFI_RXM_EAGER_LIMIT") &&
         (want > 0 || (prov && strstr(prov, "tcp")))) {
-        snprintf(v, sizeof v, "%ld", (long)armcii_g.env.BOUNCE_SIZE);
+        snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->BOUNCE_SIZE);
         setenv("FI_OFI_RXM_EAGER_LIMIT", v, 0);
     }
     if (!tcp_likely())
         return;
-    if (armcii_g.env.RXM_RECV > 0 && !getenv("FI_OFI_RXM_MSG_RX_SIZE")) {
-        snprintf(v, sizeof v, "%ld", (long)armcii_g.env.RXM_RECV);
+    if (armcii_tp.env->RXM_RECV > 0 && !getenv("FI_OFI_RXM_MSG_RX_SIZE")) {
+        snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->RXM_RECV);
         setenv("FI_OFI_RXM_MSG_RX_SIZE", v, 0);
         armcii_ofi.rxm_set |= 1;
     }
-    if (armcii_g.env.RXM_BUFFER > 0 && !getenv("FI_OFI_RXM_BUFFER_SIZE")) {
-        snprintf(v, sizeof v, "%ld", (long)armcii_g.env.RXM_BUFFER);
+    if (armcii_tp.env->RXM_BUFFER > 0 && !getenv("FI_OFI_RXM_BUFFER_SIZE")) {
+        snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->RXM_BUFFER);
         setenv("FI_OFI_RXM_BUFFER_SIZE", v, 0);
         armcii_ofi.rxm_set |= 2;
     }
@@ -424,7 +419,7 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
     armcii_status_t st = getinfo();
     /* Every rank must agree that the fabric opened before anyone uses it. */
     int ok = st == ARMCII_OK;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_g.comm);
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_tp.comm);
     if (!ok)
         return ARMCII_EFABRIC;
 
@@ -433,9 +428,9 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
     /* The provider's own limit on registrations, lowered by ARMCI_MR_MAX if asked. */
     armcii_ofi.mr_max = (long)info->domain_attr->mr_cnt;
     armcii_ofi.mr_max_from = "the provider's mr_cnt";
-    if (armcii_g.env.MR_MAX > 0 &&
-        (armcii_ofi.mr_max <= 0 || armcii_g.env.MR_MAX < armcii_ofi.mr_max)) {
-        armcii_ofi.mr_max = armcii_g.env.MR_MAX;
+    if (armcii_tp.env->MR_MAX > 0 &&
+        (armcii_ofi.mr_max <= 0 || armcii_tp.env->MR_MAX < armcii_ofi.mr_max)) {
+        armcii_ofi.mr_max = armcii_tp.env->MR_MAX;
         armcii_ofi.mr_max_from = "ARMCI_MR_MAX";
     }
     armcii_ofi.caps.manual_progress = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
@@ -449,7 +444,7 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
 
     OPEN_CHECK("fi_fabric", fi_fabric(info->fabric_attr, &armcii_ofi.fabric, NULL));
     OPEN_CHECK("fi_domain", fi_domain(armcii_ofi.fabric, info, &armcii_ofi.domain, NULL));
-    struct fi_av_attr av_attr = {.type = FI_AV_TABLE, .count = (size_t)armcii_g.nproc};
+    struct fi_av_attr av_attr = {.type = FI_AV_TABLE, .count = (size_t)armcii_tp.nproc};
     OPEN_CHECK("fi_av_open", fi_av_open(armcii_ofi.domain, &av_attr, &armcii_ofi.av, NULL));
     struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_NONE};
     OPEN_CHECK("fi_cq_open", fi_cq_open(armcii_ofi.domain, &cq_attr, &armcii_ofi.cq, NULL));
@@ -459,7 +454,7 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
                fi_ep_bind(armcii_ofi.ep, &armcii_ofi.cq->fid, FI_TRANSMIT | FI_RECV));
     OPEN_CHECK("fi_enable", fi_enable(armcii_ofi.ep));
 
-    size_t peers_len = (size_t)armcii_g.nproc * sizeof(ofi_peer_t);
+    size_t peers_len = (size_t)armcii_tp.nproc * sizeof(ofi_peer_t);
     if (posix_memalign((void **)&armcii_ofi.peers, 64, peers_len) != 0)
         return ARMCII_ENOMEM;
     memset(armcii_ofi.peers, 0, peers_len);
@@ -493,8 +488,8 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
     caps->keys_chosen = !(armcii_ofi.mr_mode & FI_MR_PROV_KEY);
     /* A get or put longer than the provider's largest message goes as several. */
     caps->msg_max = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
-    if (armcii_g.env.MSG_MAX > 0 && (size_t)armcii_g.env.MSG_MAX < caps->msg_max)
-        caps->msg_max = (size_t)armcii_g.env.MSG_MAX;
+    if (armcii_tp.env->MSG_MAX > 0 && (size_t)armcii_tp.env->MSG_MAX < caps->msg_max)
+        caps->msg_max = (size_t)armcii_tp.env->MSG_MAX;
     *caps_out = *caps;
     return ARMCII_OK;
 }
@@ -529,8 +524,6 @@ void armcii_ofi_fini(void)
     free(armcii_ofi.bounce_slab);
     free(armcii_ofi.bounce_free);
     free(armcii_ofi.peers);
-    free(armcii_ofi.flush_reqs);
-    free(armcii_ofi.flush_gens);
     while (armcii_ofi.op_free) {
         ofi_op_t *n = armcii_ofi.op_free->next_free;
         free(armcii_ofi.op_free);
@@ -543,11 +536,10 @@ size_t armcii_ofi_bytes(size_t *registered_p)
 {
     size_t bounce = armcii_ofi.bounce_size * (size_t)armcii_ofi.bounce_count;
     size_t registered = bounce + armcii_am_bytes();
-    size_t P = (size_t)armcii_g.nproc;
+    size_t P = (size_t)armcii_tp.nproc;
     *registered_p = registered;
     return registered + (size_t)armcii_ofi.bounce_count * sizeof(void *) +
-           P * (sizeof(ofi_peer_t) + sizeof(armcii_req_t *) + sizeof(uint32_t) +
-                armcii_am_peer_bytes());
+           P * sizeof(ofi_peer_t) + armcii_am_acks_bytes();
 }
 
 const char *armcii_ofi_provider(void)
@@ -600,7 +592,7 @@ static void complete_op(ofi_op_t *op)
     if (op->bounce)
         armcii_ofi_bounce_put(op->bounce);
     if (op->req)
-        armcii_req_op_done(op->req);
+        armcii_tp.op_done(op->req);
     armcii_ofi_op_put(op);
 }
 
@@ -622,7 +614,7 @@ static void report_cq_error(void)
                      "buffer of this process",
                      op->local, op->target, fi_strerror(err.err), armcii_ofi_provider());
     if (op)
-        armcii_live_blame(call, op->target);
+        armcii_tp.blame(call, op->target);
     armcii_fatal(call, "%s operation to rank %d failed: %s (provider %s: %s)",
                  op ? kinds[op->kind] : "a libfabric", op ? op->target : -1, fi_strerror(err.err),
                  armcii_ofi_provider(), prov ? prov : "no detail");
@@ -706,7 +698,7 @@ void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t
     fi_addr_t a = armcii_ofi.peers[target].addr;
     if (proto == ARMCII_PROTO_INJECT) {
         /* Locally complete on return and without a completion event; a later fence
-         * reads from the target to make it remotely complete (see armcii_ofi_flush). */
+         * reads from the target to make it remotely complete (see armcii_ofi_flush_post). */
         OFI_RETRY(call, "fi_inject_write", target,
                   fi_inject_write(armcii_ofi.ep, src, len, a, raddr, key));
         armcii_ofi.peers[target].unflushed = 1;
@@ -737,16 +729,17 @@ void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t
     } while (off < len);
 }
 
-/* Make earlier writes to @p target remotely complete: with read-after-write ordering a
- * read that returns was served after they landed. Returns the read's request, or NULL
- * when nothing needs flushing. */
-static armcii_req_t *flush_start(const char *call, int target)
+int armcii_ofi_unflushed(int target)
 {
-    if (!armcii_ofi.peers || !armcii_ofi.peers[target].unflushed)
-        return NULL;
+    return armcii_ofi.peers && armcii_ofi.peers[target].unflushed;
+}
+
+/* With read-after-write ordering a read that returns was served after the earlier writes
+ * landed: it is the flush. */
+void armcii_ofi_flush_post(const char *call, armcii_req_t *req, int target)
+{
     armcii_ofi.peers[target].unflushed = 0;
     void *b = armcii_ofi_bounce_get(call);
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
     ofi_op_t *op = new_rma_op(call, req, target, NULL);
     op->kind = OFI_OP_FLUSH;
     op->bounce = b;
@@ -754,29 +747,4 @@ static armcii_req_t *flush_start(const char *call, int target)
               fi_read(armcii_ofi.ep, b, sizeof(uint64_t), armcii_ofi.bounce_mr.desc,
                       armcii_ofi.peers[target].addr, armcii_ofi.peers[target].flush_addr,
                       armcii_ofi.peers[target].flush_key, &op->ctx));
-    armcii_req_issued(req);
-    return req;
-}
-
-void armcii_ofi_flush(const char *call, int target)
-{
-    armcii_req_t *req = flush_start(call, target);
-    if (req)
-        armcii_req_wait(call, req);
-}
-
-/* Flushes every target, the reads in flight together. A request slot may be reused once
- * its read completed, so each is waited on by the generation it had when issued. */
-void armcii_ofi_flush_all(const char *call)
-{
-    int n = 0;
-    for (int t = 0; t < armcii_g.nproc; t++) {
-        armcii_req_t *req = flush_start(call, t);
-        if (!req)
-            continue;
-        armcii_ofi.flush_reqs[n] = req;
-        armcii_ofi.flush_gens[n++] = req->gen;
-    }
-    for (int i = 0; i < n; i++)
-        armcii_req_wait_gen(call, armcii_ofi.flush_reqs[i], armcii_ofi.flush_gens[i]);
 }

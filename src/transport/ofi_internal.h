@@ -94,8 +94,6 @@ typedef struct {
     long ops_out;              /* operation contexts taken, posted receives not counted */
     long mr_live, mr_max;      /* registrations held, and the most allowed (0: no limit) */
     const char *mr_max_from;   /* where mr_max comes from, for the message */
-    armcii_req_t **flush_reqs; /* armcii_ofi_flush_all: the reads in flight ... */
-    uint32_t *flush_gens;      /* ... and their generations */
 
     ofi_op_t *op_free;
 } ofi_state_t;
@@ -136,8 +134,8 @@ armcii_status_t armcii_am_init(void);
 void armcii_am_fini(void);
 /** Bytes of the message layer's receive buffers. */
 size_t armcii_am_bytes(void);
-/** Bytes the message layer keeps per process of the job. */
-size_t armcii_am_peer_bytes(void);
+/** Bytes of the acknowledgement lists: per process of the job, and per request slot. */
+size_t armcii_am_acks_bytes(void);
 void armcii_am_handle(ofi_op_t *op, size_t len);
 void armcii_am_flush_deferred(void);
 

@@ -76,7 +76,7 @@ static armcii_status_t heap_extent(int n, size_t ctrl, size_t *total_p)
     }
     armcii_warn("ARMCI_Init: ARMCI_SHM_HEAP_SIZE=%ld is too large: %s; lower it (it is address "
                 "space reserved per process, backed only by what ARMCI_Malloc allocates)",
-                armcii_g.env.SHM_HEAP_SIZE, why);
+                armcii_tp.env->SHM_HEAP_SIZE, why);
     return ARMCII_ENOMEM;
 }
 
@@ -145,7 +145,7 @@ static void remove_stale_objects(unsigned long ns)
 static armcii_status_t open_object(size_t total, char *name, size_t namelen)
 {
     int err = 0;
-    if (armcii_g.node_rank == 0) {
+    if (armcii_tp.node_rank == 0) {
         unsigned long ns = pid_namespace();
         remove_stale_objects(ns);
         struct timespec ts;
@@ -158,22 +158,22 @@ static armcii_status_t open_object(size_t total, char *name, size_t namelen)
                         total, strerror(err));
         }
     }
-    MPI_Bcast(&err, 1, MPI_INT, 0, armcii_g.node_comm);
-    MPI_Bcast(name, (int)namelen, MPI_CHAR, 0, armcii_g.node_comm);
+    MPI_Bcast(&err, 1, MPI_INT, 0, armcii_tp.node_comm);
+    MPI_Bcast(name, (int)namelen, MPI_CHAR, 0, armcii_tp.node_comm);
     if (err)
         return ARMCII_ESYS;
-    if (armcii_g.node_rank != 0) {
+    if (armcii_tp.node_rank != 0) {
         armcii_node.heap_fd = shm_open(name, O_RDWR, 0600);
         if (armcii_node.heap_fd < 0)
             err = errno;
     }
     int any = err;
-    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, armcii_g.node_comm);
+    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, armcii_tp.node_comm);
     if (err)
         armcii_warn("ARMCI_Init: cannot open shared-memory object %s: %s", name, strerror(err));
     /* Every process holds a descriptor now: the name is no longer needed, and without it a
      * job killed from here on leaves nothing in /dev/shm. */
-    if (armcii_g.node_rank == 0) {
+    if (armcii_tp.node_rank == 0) {
         shm_unlink(name);
         name[0] = '\0';
     }
@@ -188,21 +188,21 @@ static armcii_status_t place_mapping(size_t total)
     for (int t = 0; t < PLACE_TRIES && !ok; t++) {
         uintptr_t addr = 0;
         void *mine = MAP_FAILED;
-        if (armcii_g.node_rank == 0) {
+        if (armcii_tp.node_rank == 0) {
             mine = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
                         armcii_node.heap_fd, 0);
             addr = mine == MAP_FAILED ? 0 : (uintptr_t)mine;
         }
         int err = errno;
-        MPI_Bcast(&addr, sizeof(addr), MPI_BYTE, 0, armcii_g.node_comm);
+        MPI_Bcast(&addr, sizeof(addr), MPI_BYTE, 0, armcii_tp.node_comm);
         if (addr == 0) {
             /* Only the leader tried; the others' errno says nothing about it. */
-            if (armcii_g.node_rank == 0)
+            if (armcii_tp.node_rank == 0)
                 armcii_warn("ARMCI_Init: cannot map %zu bytes of node shared memory: %s", total,
                             strerror(err));
             break;
         }
-        if (armcii_g.node_rank != 0) {
+        if (armcii_tp.node_rank != 0) {
             mine = mmap((void *)addr, total, PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, armcii_node.heap_fd, 0);
             if (mine != MAP_FAILED && mine != (void *)addr) {
@@ -211,12 +211,12 @@ static armcii_status_t place_mapping(size_t total)
             }
         }
         ok = mine != MAP_FAILED;
-        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
+        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_tp.node_comm);
         if (ok) {
             armcii_node.heap_base = (char *)addr;
         } else if (mine != MAP_FAILED) {
             /* The leader keeps a failed range mapped so its next proposal differs. */
-            if (armcii_g.node_rank == 0)
+            if (armcii_tp.node_rank == 0)
                 held[nheld++] = mine;
             else
                 munmap(mine, total);
@@ -229,16 +229,16 @@ static armcii_status_t place_mapping(size_t total)
 
 armcii_status_t armcii_shm_init(void)
 {
-    armcii_node.slice_len = round_up((size_t)armcii_g.env.SHM_HEAP_SIZE, HEAP_ALIGN);
+    armcii_node.slice_len = round_up((size_t)armcii_tp.env->SHM_HEAP_SIZE, HEAP_ALIGN);
     armcii_node.heap_fd = -1;
     armcii_status_t st;
-    if (!armcii_g.shm) {
+    if (!armcii_tp.shm) {
         st = private_heap();
     } else {
-        size_t ctrl = round_up((size_t)armcii_g.node_size * sizeof(armcii_node_slot_t), HEAP_ALIGN);
+        size_t ctrl = round_up((size_t)armcii_tp.node_size * sizeof(armcii_node_slot_t), HEAP_ALIGN);
         size_t total = 0;
         char name[64] = {0};
-        st = heap_extent(armcii_g.node_size, ctrl, &total);
+        st = heap_extent(armcii_tp.node_size, ctrl, &total);
         if (st == ARMCII_OK)
             st = open_object(total, name, sizeof(name));
         if (st == ARMCII_OK) {
@@ -253,13 +253,13 @@ armcii_status_t armcii_shm_init(void)
             armcii_node.heap_len = total;
             armcii_node.slots = (armcii_node_slot_t *)armcii_node.heap_base;
             armcii_node.my_slice =
-                armcii_node.heap_base + ctrl + (size_t)armcii_g.node_rank * armcii_node.slice_len;
-            init_slot(&armcii_node.slots[armcii_g.node_rank]);
+                armcii_node.heap_base + ctrl + (size_t)armcii_tp.node_rank * armcii_node.slice_len;
+            init_slot(&armcii_node.slots[armcii_tp.node_rank]);
         }
-        MPI_Barrier(armcii_g.node_comm);
+        MPI_Barrier(armcii_tp.node_comm);
         /* The name went once everybody had opened the object; if creating or opening it
          * failed, it goes now. */
-        if (armcii_g.node_rank == 0 && name[0])
+        if (armcii_tp.node_rank == 0 && name[0])
             shm_unlink(name);
     }
     if (st != ARMCII_OK)
@@ -401,7 +401,7 @@ void armcii_shm_free(size_t off, size_t rounded)
     /* Returning pages is costly for everybody: every process of the node that mapped them
      * loses them (TLB shootdowns under the mmap lock) and faults fresh zeroed pages in at
      * the next allocation there. So only large blocks give theirs back. */
-    if (rounded >= (size_t)armcii_g.env.SHM_RELEASE_MIN) {
+    if (rounded >= (size_t)armcii_tp.env->SHM_RELEASE_MIN) {
         if (armcii_node.heap_fd >= 0) {
             if (backing.n < backing.cap &&
                 fallocate(armcii_node.heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
@@ -421,7 +421,7 @@ void armcii_shm_free(size_t off, size_t rounded)
  * accumulate cost above a put. */
 ARMCII_HOT void armcii_shm_acc_lock(const char *call, int slot)
 {
-    armcii_nodelock_take(call, &armcii_node.slots[slot].acc_lock, (uint32_t)armcii_g.node_rank + 1);
+    armcii_nodelock_take(call, &armcii_node.slots[slot].acc_lock, (uint32_t)armcii_tp.node_rank + 1);
 }
 
 ARMCII_HOT void armcii_shm_acc_unlock(int slot)

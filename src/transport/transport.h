@@ -4,31 +4,34 @@
  * libfabric (ofi*.c, am*.c). Nothing else of src/transport is visible outside it.
  *
  * The core posts an operation (get, put, accumulate, read-modify-write, a message built
- * by armcii_amb_*) to a target, naming a request as its completion token. The transport
- * calls back into the core through the request only (req.h, req.c):
- *   armcii_req_op_posted(req)   one more operation of req is in flight;
- *   armcii_req_op_done(req)     one of them completed;
- *   armcii_req_cookie(req), armcii_req_of_cookie(c)
- *                               the name a reply carries back to its request;
- *   armcii_req_copied(req)      a blocking call's data has left; only an ack is due;
- *   armcii_req_new/issued/wait  a flush is a request of its own.
- * The fields tp_next and tp_seq of a request in flight belong to the transport.
+ * by armcii_amb_*, a flush read) to a target, naming a request as its completion token;
+ * the core makes the request and waits for it. The transport reads a request's cookie and
+ * index (req.h) and calls back only through its host (host.h), which the core hands it at
+ * start-up with the process's place in the job and the settings it reads:
+ *   op_done(req)        one operation of req completed;
+ *   of_cookie(c)        the request a reply names;
+ *   copied(req)         a blocking call's data has left; only an ack is due;
+ *   make_progress       poll while no bounce buffer is free;
+ *   blame, check_holder, poll_peers
+ *                       the job's health, when a wait is long or a peer is gone.
  * At start-up armcii_ofi_init reports what the provider can do (caps.h); the core turns
  * that into its protocol limits and ordering rules, and the transport keeps no policy of
  * the core's.
  *
- * Its files: shm.c (the node heap and its control blocks) and nodelock.c (the node's
- * locks); ofi_load.c (libfabric, opened when first needed), ofi.c (endpoint,
- * registrations, bounce buffers, reads and writes) and ofi_atomic.c (libfabric's atomics);
- * am.c (the active-message engine), am_build.c (the origin's builder), am_target.c (the
- * target's handlers) and am_acks.c (acknowledgements a target defers). It may call the core's
- * headers named in docs/layers.md and the job's health (health.h), nothing else.
+ * Its files: host.c (the host), shm.c (the node heap and its control blocks) and
+ * nodelock.c (the node's locks); ofi_load.c (libfabric, opened when first needed), ofi.c
+ * (endpoint, registrations, bounce buffers, reads and writes) and ofi_atomic.c
+ * (libfabric's atomics); am.c (the active-message engine), am_build.c (the origin's
+ * builder), am_target.c (the target's handlers) and am_acks.c (acknowledgements a target
+ * defers). It includes no header of the core's but the leaves host.h names.
  */
 #ifndef ARMCII_TRANSPORT_H
 #define ARMCII_TRANSPORT_H
 
-#include "../core/armcii.h"
+#include "host.h"
 #include "caps.h"
+#include "../core/op.h"
+#include "../core/select.h"
 #include "xblk.h"
 #include "../core/halloc.h"
 
@@ -107,9 +110,11 @@ void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t
 void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
                        const void *operand, const void *comparand, int target, uint64_t raddr,
                        uint64_t key);
-/** Make earlier writes to @p target remotely complete (a no-op when they already are). */
-void armcii_ofi_flush(const char *call, int target);
-void armcii_ofi_flush_all(const char *call);
+/** Have writes to @p target completed locally that may not have landed remotely? */
+int armcii_ofi_unflushed(int target);
+/** Posts, as operation of @p req, the read that makes those writes remotely complete:
+ *  once it completes they have landed. */
+void armcii_ofi_flush_post(const char *call, armcii_req_t *req, int target);
 void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
 /** Accumulate with libfabric atomics (where caps.acc_types has @p type). */
 void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,

@@ -27,6 +27,7 @@
 #include "../../src/core/iter.h"
 #include "../../src/core/cpus.h"
 #include "../../src/transport/am_acks.h"
+#include "../../src/transport/host.h"
 #include "../../src/transport/nodelock.h"
 
 /* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
@@ -666,14 +667,15 @@ static void test_strided_iter(void)
 /* One line per test, in the form the project's summary counts. */
 /* ---- the node lock (accumulates into a node peer's memory) ---- */
 
-/* In the library, live.c ends the job when the holder of a lock is dead; here the test
- * learns of the call and leaves the wait. */
+/* In the library the job's health (live.c, through the transport's host) ends the job
+ * when the holder of a lock is dead; here the test learns of the call and leaves the
+ * wait. */
 static sigjmp_buf live_jump;
 static int live_rank = -1;
 static const char *live_call;
 static double live_waited;
 
-void armcii_live_check(const char *call, int node_rank, double waited)
+static void live_check(const char *call, int node_rank, double waited)
 {
     live_call = call;
     live_rank = node_rank;
@@ -694,6 +696,7 @@ static void test_nodelock(void)
     lock_page_t *pg = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     CU_ASSERT_FATAL(pg != MAP_FAILED);
     alarm(60); /* a lock that never lets go ends the test, not CI's hour */
+    armcii_tp_configure(&(armcii_tp_host_t){.check_holder = live_check});
     /* free: taken at once with the holder's id, released to 0 */
     armcii_nodelock_take("t", &pg->word, 3);
     CU_ASSERT_EQUAL(pg->word, 3);
@@ -867,7 +870,7 @@ static void acks_record(armcii_req_t *r)
 static void test_am_acks(void)
 {
     am_acks_t a;
-    CU_ASSERT_EQUAL_FATAL(am_acks_init(&a, 3), 0);
+    CU_ASSERT_EQUAL_FATAL(am_acks_init(&a, 3, 4), 0);
 
     /* sequence numbers wrap */
     CU_ASSERT(am_reached(5, 5) && am_reached(6, 5) && !am_reached(4, 5));
@@ -898,6 +901,8 @@ static void test_am_acks(void)
     /* three flagged puts to target 1, messages 4, 6 and 9 */
     armcii_req_t r[3];
     memset(r, 0, sizeof(r));
+    for (int i = 0; i < 3; i++)
+        r[i].index = i + 1; /* slots 1-3 of the 4 the lists were made for */
     am_acks_defer(&a, 1, &r[0], 4);
     am_acks_defer(&a, 1, &r[1], 6);
     am_acks_defer(&a, 1, &r[2], 9);

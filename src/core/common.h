@@ -1,0 +1,43 @@
+/*
+ * What every layer shares and nothing more: the internal status codes, a registration
+ * with libfabric, and the calls that report an error or read the clock (error.c). The
+ * transport includes this and not armcii.h, which is the core's state.
+ */
+#ifndef ARMCII_COMMON_H
+#define ARMCII_COMMON_H
+
+#include <stdint.h>
+
+/** The one internal status type. */
+typedef enum {
+    ARMCII_OK = 0,
+    ARMCII_ENOMEM,  /* memory, address space or registration exhausted */
+    ARMCII_EFABRIC, /* libfabric reported an error */
+    ARMCII_ESYS,    /* a system call failed */
+    ARMCII_EINVAL   /* a value outside what the runtime accepts */
+} armcii_status_t;
+
+/** A registration with libfabric. */
+typedef struct {
+    void *handle;        /* struct fid_mr * */
+    void *desc;          /* local descriptor */
+    uint64_t key;        /* remote key */
+    uint64_t raddr_base; /* address peers use for the first byte (0 with offset addressing) */
+} armcii_mr_t;
+
+/* ---- errors (src/core/error.c) ---- */
+
+/** Report "CALL: message" and end the job (armcii_abort). */
+void armcii_fatal(const char *call, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+/** Print "armci: rank R: msg", tell the other processes, and end the job with @p code (1
+ *  for 0). ARMCI_Error is this. */
+void armcii_abort(const char *msg, int code) __attribute__((noreturn));
+/** Print "armci: rank R: message" to stderr and go on. */
+void armcii_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Print on rank 0 only (ARMCI_VERBOSE). */
+void armcii_info_line(const char *line);
+/** Seconds on a monotonic clock. */
+double armcii_now(void);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * What the transport is given and whom it calls: the process's place in the job and the
+ * settings it reads, handed over once at start-up (armcii_tp_configure), and the calls
+ * back into the layers above it, as pointers the core fills in. The transport reads no
+ * state of the core's and calls none of its functions but these, the request's inline
+ * helpers (req.h) and the leaf kernels (common.h, acc.h, place.h, stats.h).
+ */
+#ifndef ARMCII_TP_HOST_H
+#define ARMCII_TP_HOST_H
+
+#include "config.h"
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "../core/common.h"
+#include "../core/env.h"
+#include "../core/region.h"
+#include "../core/req.h"
+
+typedef struct {
+    int rank, nproc;           /* in comm */
+    int node_rank, node_size;  /* in node_comm */
+    int shm;                   /* the node's processes map one another's memory */
+    int max_requests;          /* requests in flight at most: req->index is below it */
+    MPI_Comm comm, node_comm;  /* the job's, duplicated; the node's */
+    const armcii_env_t *env;   /* the settings (read only) */
+    armcii_region_table_t *regions; /* every process's allocations: what a message may
+                                       target here (a lookup moves its cursor) */
+    /* Back into the core. */
+    void (*op_done)(armcii_req_t *req);        /* one operation of req completed */
+    void (*copied)(armcii_req_t *req);         /* a blocking put's data has left */
+    armcii_req_t *(*of_cookie)(uint64_t cookie); /* the request a reply names */
+    void (*make_progress)(const char *call, unsigned *idle); /* poll once while waiting */
+    /* Into the job's health. */
+    void (*blame)(const char *call, int rank);  /* ends the job if rank is known dead */
+    void (*check_holder)(const char *call, int node_rank, double waited);
+    void (*poll_peers)(const char *call);       /* notices a dead process */
+    /* Without a progress thread the provider moves messages only inside our calls: a
+     * put's acknowledgement may not be deferred then (am.c). */
+    int sends_need_caller;
+} armcii_tp_host_t;
+
+/** The transport's copy; written by armcii_tp_configure and armcii_tp_set_* only. */
+extern armcii_tp_host_t armcii_tp;
+
+/** Hands the transport its host, before armcii_shm_init and armcii_ofi_init. */
+void armcii_tp_configure(const armcii_tp_host_t *host);
+/** Sets sends_need_caller, once the core knows whether a progress thread runs. */
+void armcii_tp_set_sends_need_caller(int on);
+
+#endif
