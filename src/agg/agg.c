@@ -308,16 +308,17 @@ void armcii_agg_fini(const char *call)
  * addresses that ARMCI_SET_AGGREGATE_HANDLE turned into aggregate handles are kept here,
  * and only those are read. There are few at any time: a linear search.
  */
-static const armci_hdl_t **agg_addrs;
-static int agg_n, agg_cap;
+armcii_agg_addrs_t armcii_agg_addrs; /* the set, read inline (agg.h) */
+static int agg_cap;
 
 /* The keep-warm pass (src/core/warm.c) reads the registry, which every nonblocking call
  * searches; it changes only under the runtime lock, as the pass runs. */
 static size_t registry_warm(void)
 {
     static volatile unsigned sink;
-    size_t bytes = (size_t)agg_n * sizeof(*agg_addrs);
-    sink += armcii_touch(&agg_addrs, sizeof(agg_addrs)) + armcii_touch(agg_addrs, bytes);
+    size_t bytes = (size_t)armcii_agg_addrs.n * sizeof(*armcii_agg_addrs.at);
+    sink += armcii_touch(&armcii_agg_addrs, sizeof(armcii_agg_addrs)) +
+            armcii_touch(armcii_agg_addrs.at, bytes);
     return 1 + (bytes + ARMCII_LINE - 1) / ARMCII_LINE;
 }
 
@@ -326,38 +327,30 @@ int armcii_agg_addr_add(const armci_hdl_t *h)
     if (armcii_agg_addr_known(h))
         return 0;
     armcii_warm_register(registry_warm);
-    if (agg_n == agg_cap) {
+    if (armcii_agg_addrs.n == agg_cap) {
         int cap = agg_cap ? 2 * agg_cap : 16;
-        const armci_hdl_t **a = realloc(agg_addrs, (size_t)cap * sizeof(*a));
+        const armci_hdl_t **a = realloc(armcii_agg_addrs.at, (size_t)cap * sizeof(*a));
         if (!a)
             return -1;
-        agg_addrs = a;
+        armcii_agg_addrs.at = a;
         agg_cap = cap;
     }
-    agg_addrs[agg_n++] = h;
+    armcii_agg_addrs.at[armcii_agg_addrs.n++] = h;
     return 0;
 }
 
 void armcii_agg_addr_remove(const armci_hdl_t *h)
 {
-    for (int i = 0; i < agg_n; i++)
-        if (agg_addrs[i] == h) {
-            agg_addrs[i] = agg_addrs[--agg_n];
+    for (int i = 0; i < armcii_agg_addrs.n; i++)
+        if (armcii_agg_addrs.at[i] == h) {
+            armcii_agg_addrs.at[i] = armcii_agg_addrs.at[--armcii_agg_addrs.n];
             return;
         }
 }
 
-int armcii_agg_addr_known(const armci_hdl_t *h)
-{
-    for (int i = 0; i < agg_n; i++)
-        if (agg_addrs[i] == h)
-            return 1;
-    return 0;
-}
-
 void armcii_agg_addr_clear(void)
 {
-    free(agg_addrs);
-    agg_addrs = NULL;
-    agg_n = agg_cap = 0;
+    free(armcii_agg_addrs.at);
+    armcii_agg_addrs.at = NULL;
+    armcii_agg_addrs.n = agg_cap = 0;
 }

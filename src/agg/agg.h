@@ -42,10 +42,23 @@ void armcii_agg_flush_target(const char *call, int target);
 void armcii_agg_fini(const char *call);
 
 /** The addresses of handles made aggregate (see agg.c): add (-1 if out of memory), remove,
- *  ask, forget all. */
+ *  ask, forget all. Every operation with a handle asks, so the asking is inline; the set
+ *  is written by agg.c only. */
+typedef struct {
+    const armci_hdl_t **at;
+    int n;
+} armcii_agg_addrs_t;
+extern armcii_agg_addrs_t armcii_agg_addrs;
+
 int armcii_agg_addr_add(const armci_hdl_t *h);
 void armcii_agg_addr_remove(const armci_hdl_t *h);
-int armcii_agg_addr_known(const armci_hdl_t *h);
+static inline int armcii_agg_addr_known(const armci_hdl_t *h)
+{
+    for (int i = 0; i < armcii_agg_addrs.n; i++)
+        if (armcii_agg_addrs.at[i] == h)
+            return 1;
+    return 0;
+}
 void armcii_agg_addr_clear(void);
 
 #endif

@@ -257,8 +257,15 @@ void armcii_wait_zero(const char *call, const int *counter, int target);
 /** Before a blocking operation of @p kind to @p target: keep ARMCI's ordering promise. */
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target);
 /** Before a nonblocking operation to @p target that does not go as a message: wait until
- *  the messages in flight to it have been applied. */
-void armcii_order_after_messages(const char *call, int target);
+ *  the messages in flight to it have been applied. Nonblocking operations are unordered
+ *  among themselves until completed, not with what this process did before them: a
+ *  message on its way (a blocking put or accumulate returns with it sent) must be applied
+ *  before a read or write the transport may carry past it. */
+static inline void armcii_order_after_messages(const char *call, int target)
+{
+    if (armcii_g.peers[target].out_sw > 0)
+        armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
+}
 void armcii_fence(const char *call, int target);
 /** @p fn runs first in every fence of a target (aggregation registers its flush). */
 void armcii_fence_hook(void (*fn)(const char *call, int target));

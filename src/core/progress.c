@@ -234,16 +234,6 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
     }
 }
 
-void armcii_order_after_messages(const char *call, int target)
-{
-    /* Nonblocking operations are unordered among themselves until completed, not with what
-     * this process did before them: a message on its way (a blocking put or accumulate
-     * returns with it sent) must be applied before a read or write the transport may
-     * carry past it. */
-    if (armcii_g.peers[target].out_sw > 0)
-        armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
-}
-
 void armcii_order_local(const char *call)
 {
     int me = armcii_g.rank;
