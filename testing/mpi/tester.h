@@ -27,7 +27,8 @@ int dlclose(void *handle)
         t_checks++;                                                                                \
         if (!(cond)) {                                                                             \
             if (t_failed < 20) {                                                                   \
-                fprintf(stderr, "rank %d: %s:%d: check failed: ", t_me, __FILE__, __LINE__);       \
+                fprintf(stderr, "rank %d: %s:%d: %s: check failed: ", t_me, __FILE__, __LINE__,    \
+                        __func__);                                                                 \
                 fprintf(stderr, __VA_ARGS__);                                                      \
                 fprintf(stderr, "\n");                                                             \
             }                                                                                      \
