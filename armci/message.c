@@ -1,14 +1,13 @@
 /*
  * armci_msg_*: message passing and collectives over MPI. Every wait drives ARMCI progress,
  * so a process sitting in a collective still serves one-sided operations aimed at it.
- * Process arguments (roots, senders) are absolute ids, as in ARMCI-MPI. Reductions and
- * barriers of a world on one node go through the node's shared memory (src/coll), those
- * of a world over several nodes through MPI point-to-point messages (src/coll/p2p.c).
+ * Process arguments (roots, senders) are absolute ids, as in ARMCI-MPI. Here the
+ * arguments are checked (element types, operations, counts, roots) and scopes and groups
+ * turned into communicators; the collectives themselves are src/coll/reduce.c's, which
+ * takes the node's shared memory, MPI point-to-point messages (src/coll/p2p.c) or MPI's
+ * collectives.
  */
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "check.h"
 #include "../src/coll/collectives.h"
@@ -63,47 +62,6 @@ static MPI_Datatype mpi_type(const char *call, int type, size_t *size_p)
     }
 }
 
-/* The element type as a reduction's description shows it. */
-static const char *type_name(int type)
-{
-    switch (type) {
-    case ARMCI_INT:
-        return "int";
-    case ARMCI_LONG:
-        return "long";
-    case ARMCI_LONG_LONG:
-        return "longlong";
-    case ARMCI_FLOAT:
-        return "float";
-    default:
-        return "double";
-    }
-}
-
-/* Replace each element by its absolute value (for absmax/absmin). */
-static void make_abs(void *x, int n, int type)
-{
-    for (int i = 0; i < n; i++) {
-        switch (type) {
-        case ARMCI_INT:
-            ((int *)x)[i] = abs(((int *)x)[i]);
-            break;
-        case ARMCI_LONG:
-            ((long *)x)[i] = labs(((long *)x)[i]);
-            break;
-        case ARMCI_LONG_LONG:
-            ((long long *)x)[i] = llabs(((long long *)x)[i]);
-            break;
-        case ARMCI_FLOAT:
-            ((float *)x)[i] = fabsf(((float *)x)[i]);
-            break;
-        case ARMCI_DOUBLE:
-            ((double *)x)[i] = fabs(((double *)x)[i]);
-            break;
-        }
-    }
-}
-
 static int is_fp(int type)
 {
     return type == ARMCI_FLOAT || type == ARMCI_DOUBLE;
@@ -149,8 +107,9 @@ static const char *op_shown(const char *op, char buf[40])
  * global/src/elem_alg.c and global.npatch.c reduce compatibility flags with "&&".
  * ARMCI-MPI hands a bitwise operation on floating-point data to MPI, which refuses it;
  * here that is an error naming the call and the type. *logical_p tells a logical operation
- * (whose floating-point operands are reduced as ints, see allreduce). Names that begin
- * another name come after it ("&&" before "&", "||" before "|"), as in both peers.
+ * (whose floating-point operands are reduced as ints, see armcii_coll_allreduce). Names
+ * that begin another name come after it ("&&" before "&", "||" before "|"), as in both
+ * peers.
  */
 static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int *logical_p,
                      const char **name_p)
@@ -188,81 +147,6 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
                  op_shown(op, shown), is_fp(type) ? "" : ", & (band), | (bor), or");
 }
 
-/* x = the reduction of the n-element vectors at all (one per process, rank order), in
- * rank order, so that every process computes the same bits. */
-#define FOLD(ctype, expr)                                                                          \
-    do {                                                                                           \
-        ctype *o = x;                                                                              \
-        const ctype *in = all;                                                                     \
-        for (int i = 0; i < n; i++) {                                                              \
-            ctype a = in[i];                                                                       \
-            for (int p = 1; p < P; p++) {                                                          \
-                ctype b = in[(size_t)p * (size_t)n + (size_t)i];                                   \
-                a = (expr);                                                                        \
-            }                                                                                      \
-            o[i] = a;                                                                              \
-        }                                                                                          \
-    } while (0)
-#define FOLD_ARITH(ctype, mop)                                                                     \
-    do {                                                                                           \
-        if ((mop) == MPI_SUM)                                                                      \
-            FOLD(ctype, a + b);                                                                    \
-        else if ((mop) == MPI_PROD)                                                                \
-            FOLD(ctype, a *b);                                                                     \
-        else if ((mop) == MPI_MAX)                                                                 \
-            FOLD(ctype, b > a ? b : a);                                                            \
-        else                                                                                       \
-            FOLD(ctype, b < a ? b : a);                                                            \
-    } while (0)
-#define FOLD_INT(ctype, mop)                                                                       \
-    do {                                                                                           \
-        if ((mop) == MPI_BOR)                                                                      \
-            FOLD(ctype, a | b);                                                                    \
-        else if ((mop) == MPI_BAND)                                                                \
-            FOLD(ctype, a &b);                                                                     \
-        else if ((mop) == MPI_LAND)                                                                \
-            FOLD(ctype, (ctype)(a && b));                                                          \
-        else if ((mop) == MPI_LOR)                                                                 \
-            FOLD(ctype, (ctype)(a || b));                                                          \
-        else                                                                                       \
-            FOLD_ARITH(ctype, mop);                                                                \
-    } while (0)
-
-static void fold(void *x, const void *all, int n, int P, int type, MPI_Op mop)
-{
-    switch (type) {
-    case ARMCI_INT:
-        FOLD_INT(int, mop);
-        break;
-    case ARMCI_LONG:
-        FOLD_INT(long, mop);
-        break;
-    case ARMCI_LONG_LONG:
-        FOLD_INT(long long, mop);
-        break;
-    case ARMCI_FLOAT:
-        FOLD_ARITH(float, mop);
-        break;
-    case ARMCI_DOUBLE:
-        FOLD_ARITH(double, mop);
-        break;
-    }
-}
-
-/* The world on one node: gather every process's vector through the node's shared memory
- * with one synchronisation and reduce it here (ARMCI_COLL_ALG auto or pull, vectors up to
- * ARMCI_COLL_SMALL). A small reduction through MPI_Iallreduce and the runtime's wait took
- * several times as long as MPI_Allreduce itself; this one needs no MPI call. */
-static int node_allreduce(const char *call, void *x, int n, size_t es, int type, MPI_Op mop,
-                          const char *what)
-{
-    const void *all = armcii_coll_node_gather(call, x, (size_t)n * es, what);
-    if (!all)
-        return 0;
-    fold(x, all, n, armcii_g.nproc, type, mop);
-    return 1;
-}
-
 /* The runtime's own communicator over the processes of @p comm, for point-to-point
  * collectives: the world's, or that of group @p g (made with it); MPI_COMM_NULL where there
  * is none (the scopes of the node and of node leaders), and MPI's collectives serve. */
@@ -275,74 +159,21 @@ static MPI_Comm own_comm(MPI_Comm comm, const ARMCI_Group *g)
     return MPI_COMM_NULL;
 }
 
-/* Before a reduction that MPI's collective does (long vectors, the node and node-leader
- * scopes), that every process of @p comm does the reduction @p what: one more exchange of
- * two ints, which the runtime's own steps spare (they carry @p what along). Left out
- * where ARMCI_COLL_ALG=mpi asks for MPI's collectives alone. */
-static void agree_on(const char *call, const char *what, MPI_Comm comm)
-{
-    unsigned h = 2166136261u; /* FNV-1a */
-    for (const char *c = what; *c; c++)
-        h = (h ^ (unsigned char)*c) * 16777619u;
-    int v[2] = {(int)(h >> 1), -(int)(h >> 1)};
-    MPI_Request r;
-    MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, comm, &r);
-    armcii_mpi_wait(call, &r);
-    if (v[0] != -v[1])
-        armcii_fatal(call,
-                     "the processes called this reduction with different operations or "
-                     "element types (this process: %s)",
-                     what);
-}
-
 /* x = op over the processes of comm (of group @p g, if not NULL); in place, everyone gets
  * the result. */
 static void allreduce(const char *call, void *x, int n, const char *op, int type, MPI_Comm comm,
                       const ARMCI_Group *g)
 {
-    size_t es;
-    MPI_Datatype dt = mpi_type(call, type, &es);
-    int absolute, logical;
-    const char *name;
-    MPI_Op mop = mpi_op(call, op, type, &absolute, &logical, &name);
+    armcii_reduction_t red;
+    red.type = type;
+    red.dt = mpi_type(call, type, &red.es);
+    red.op = mpi_op(call, op, type, &red.absolute, &red.logical, &red.name);
     if (n < 0)
         armcii_fatal(call, "element count is negative (%d)", n);
     if (comm == MPI_COMM_NULL || n == 0)
         return;
     armcii_check_local(call, "x", x, (size_t)n);
-    if (absolute)
-        make_abs(x, n, type);
-    if (logical && is_fp(type)) {
-        /* MPI defines MPI_LAND and MPI_LOR on integers only: reduce the truth values as
-         * ints, on every path alike, and hand back 1.0 or 0.0. */
-        int small[64], *t = n <= 64 ? small : malloc((size_t)n * sizeof(int));
-        if (!t)
-            armcii_fatal(call, "out of memory for a reduction of %d elements", n);
-        for (int i = 0; i < n; i++)
-            t[i] = type == ARMCI_FLOAT ? ((float *)x)[i] != 0.0f : ((double *)x)[i] != 0.0;
-        allreduce(call, t, n, op, ARMCI_INT, comm, g);
-        for (int i = 0; i < n; i++) {
-            if (type == ARMCI_FLOAT)
-                ((float *)x)[i] = (float)t[i];
-            else
-                ((double *)x)[i] = (double)t[i];
-        }
-        if (t != small)
-            free(t);
-        return;
-    }
-    /* what every process must agree on, told apart by the runtime's own steps */
-    char what[ARMCII_COLL_WHAT + 1];
-    snprintf(what, sizeof what, "%s %s", name, type_name(type));
-    if (comm == armcii_g.comm && node_allreduce(call, x, n, es, type, mop, what))
-        return;
-    if (armcii_coll_p2p_allreduce(call, own_comm(comm, g), x, n, dt, es, mop, what))
-        return;
-    if (!armcii_coll_mpi_only(call))
-        agree_on(call, what, comm);
-    MPI_Request r;
-    MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &r);
-    armcii_mpi_wait(call, &r);
+    armcii_coll_allreduce(call, x, n, &red, comm, own_comm(comm, g));
 }
 
 static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm comm,
@@ -353,24 +184,7 @@ static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm c
         return;
     armcii_check_local(call, "buffer", buf, (size_t)len);
     int root = rank_in(call, comm, root_abs);
-    if (armcii_coll_p2p_bcast(call, own_comm(comm, g), buf, (size_t)len, root))
-        return;
-    MPI_Request r;
-    MPI_Ibcast(buf, len, MPI_BYTE, root, comm, &r);
-    armcii_mpi_wait(call, &r);
-}
-
-static void barrier(const char *call, MPI_Comm comm, const ARMCI_Group *g)
-{
-    if (comm == armcii_g.comm) {
-        armcii_coll_barrier(call);
-        return;
-    }
-    if (armcii_coll_p2p_barrier(call, own_comm(comm, g)))
-        return;
-    MPI_Request r;
-    MPI_Ibarrier(comm, &r);
-    armcii_mpi_wait(call, &r);
+    armcii_coll_bcast(call, comm, own_comm(comm, g), buf, len, root);
 }
 
 #define MSG_ENTER(name)                                                                            \
@@ -464,7 +278,7 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
 void armci_msg_barrier(void)
 {
     MSG_ENTER("armci_msg_barrier");
-    barrier(call, armcii_g.comm, NULL);
+    armcii_coll_barrier(call);
     armcii_unlock();
 }
 
@@ -473,7 +287,7 @@ void armci_msg_group_barrier(ARMCI_Group *group)
     MSG_ENTER("armci_msg_group_barrier");
     armcii_check_group(call, "the group", group, 0);
     if (group->comm != MPI_COMM_NULL)
-        barrier(call, group->comm, group);
+        armcii_coll_comm_barrier(call, group->comm, own_comm(group->comm, group));
     armcii_unlock();
 }
 
@@ -616,39 +430,6 @@ GROUP_GOP(armci_msg_group_dgop, double, ARMCI_DOUBLE)
 
 /* ---- selection ---- */
 
-typedef union {
-    int i;
-    long l;
-    long long ll;
-    float f;
-    double d;
-} sel_key_t;
-
-/* Does key @p a (of ARMCI type @p type) come strictly before @p b: larger for max,
- * smaller for min? */
-static int key_before(int type, int want_max, const sel_key_t *a, const sel_key_t *b)
-{
-    int c;
-    switch (type) {
-    case ARMCI_INT:
-        c = (a->i > b->i) - (a->i < b->i);
-        break;
-    case ARMCI_LONG:
-        c = (a->l > b->l) - (a->l < b->l);
-        break;
-    case ARMCI_LONG_LONG:
-        c = (a->ll > b->ll) - (a->ll < b->ll);
-        break;
-    case ARMCI_FLOAT:
-        c = (a->f > b->f) - (a->f < b->f);
-        break;
-    default:
-        c = (a->d > b->d) - (a->d < b->d);
-        break;
-    }
-    return want_max ? c > 0 : c < 0;
-}
-
 /* Every process gets the @p n bytes of @p x of the contributing process whose first element
  * (of @p type) is the smallest ("min") or largest ("max"). */
 static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const char *op, int type,
@@ -665,51 +446,13 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
     if (comm == MPI_COMM_NULL)
         return;
     int want_max = op[1] == 'a';
-    /* The key keeps its type: long keys that differ below a double's 53-bit precision
-     * must not tie (ARMCI-MPI compares them as their own type, src/message.c). */
-    struct {
-        sel_key_t key;
-        int contributes, want_max;
-    } mine, *all;
-    memset(&mine, 0, sizeof(mine));
-    mine.contributes = contribute != 0;
-    mine.want_max = want_max;
     if (contribute) {
         armcii_check_local(call, "x", x, (size_t)n);
         if ((size_t)n < es)
             armcii_fatal(call, "n = %d bytes do not hold one element of the key's type (%zu)", n,
                          es);
-        memcpy(&mine.key, x, es);
     }
-    int size;
-    MPI_Comm_size(comm, &size);
-    all = malloc((size_t)size * sizeof(*all));
-    if (!all)
-        armcii_fatal(call, "out of memory");
-    MPI_Request r;
-    MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, comm, &r);
-    armcii_mpi_wait(call, &r);
-    /* Every process picks the same winner: best key among contributors, lowest rank on ties. */
-    int winner = -1;
-    for (int i = 0; i < size; i++) {
-        if (all[i].want_max != want_max) {
-            int abs = i;
-            armcii_translate(comm, armcii_g.comm, 1, &i, &abs);
-            armcii_fatal(call,
-                         "the processes called this selection with different operations: "
-                         "this process selects the %s, process %d the %s",
-                         want_max ? "max" : "min", abs, want_max ? "min" : "max");
-        }
-        if (!all[i].contributes)
-            continue;
-        if (winner < 0 || key_before(type, want_max, &all[i].key, &all[winner].key))
-            winner = i;
-    }
-    free(all);
-    if (winner < 0 || n == 0)
-        return;
-    MPI_Ibcast(x, n, MPI_BYTE, winner, comm, &r);
-    armcii_mpi_wait(call, &r);
+    armcii_coll_select(call, comm, x, n, type, es, want_max, contribute);
 }
 
 void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int contribute)

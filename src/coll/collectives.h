@@ -4,10 +4,12 @@
  * src/coll share among themselves is in coll.h.
  *
  * Its files: coll.c (the node's shared-memory collectives and the choice of algorithm),
- * hier.c (all-to-all and allgather across nodes through node leaders), p2p.c (reductions
- * and broadcasts over MPI's point-to-point messages, completed by the runtime's wait) and
- * morton.c (the Morton order of the node's exchange). It may call the core, the
- * transport's contract (the node heap) and the job's health.
+ * reduce.c (armci_msg_*'s reductions, selection, broadcasts and barriers over a
+ * communicator: the folding of a reduction, the choice among the node's memory, p2p.c
+ * and MPI), hier.c (all-to-all and allgather across nodes through node leaders), p2p.c
+ * (reductions and broadcasts over MPI's point-to-point messages, completed by the
+ * runtime's wait) and morton.c (the Morton order of the node's exchange). It may call the
+ * core, the transport's contract (the node heap) and the job's health.
  */
 #ifndef ARMCII_COLLECTIVES_H
 #define ARMCII_COLLECTIVES_H
@@ -18,6 +20,39 @@
  *  ("max double") of at most this many bytes, NUL-padded. Processes that disagree are told
  *  so, naming both, by the steps below that exchange data. */
 #define ARMCII_COLL_WHAT 16
+
+/** A reduction as the API layer has parsed it (armci/message.c): the elements and the
+ *  operation. */
+typedef struct {
+    int type;         /**< ARMCI_INT, _LONG, _LONG_LONG, _FLOAT or _DOUBLE */
+    MPI_Datatype dt;  /**< its MPI type */
+    size_t es;        /**< its size in bytes */
+    MPI_Op op;        /**< MPI_SUM, _PROD, _MAX, _MIN, _LAND, _LOR, _BAND or _BOR */
+    int absolute;     /**< absmax, absmin: the absolute values are reduced */
+    int logical;      /**< && or ||: floating-point operands are reduced as ints */
+    const char *name; /**< the operation as the user named it ("max"), for the agreement */
+} armcii_reduction_t;
+
+/*
+ * The collectives of armci_msg_* (src/coll/reduce.c), over @p comm, which this process
+ * belongs to, with their arguments checked by the caller. @p own is the runtime's own
+ * communicator over the same processes (armcii_coll_p2p_world, or a group's
+ * noncoll_pgroup_comm), or MPI_COMM_NULL where there is none, for the point-to-point steps.
+ */
+/** In place, the reduction @p red of the @p n (> 0) elements at @p x; every process gets the
+ *  same bits. Processes that reduce differently are told so. */
+void armcii_coll_allreduce(const char *call, void *x, int n, const armcii_reduction_t *red,
+                           MPI_Comm comm, MPI_Comm own);
+/** The @p len bytes at @p buf of rank @p root of @p comm, to every process. */
+void armcii_coll_bcast(const char *call, MPI_Comm comm, MPI_Comm own, void *buf, int len, int root);
+/** A barrier of @p comm (the world's: armcii_coll_barrier). */
+void armcii_coll_comm_barrier(const char *call, MPI_Comm comm, MPI_Comm own);
+/** Every process gets the @p n bytes at @p x of the contributing process whose first
+ *  element (of ARMCI type @p type, @p es bytes, which @p n holds) is the largest
+ *  (@p want_max) or smallest; the lowest rank wins a tie, nothing changes if none
+ *  contributes. Processes that select differently are told so. */
+void armcii_coll_select(const char *call, MPI_Comm comm, void *x, int n, int type, size_t es,
+                        int want_max, int contribute);
 
 void armcii_coll_init(void);
 /** Does ARMCI_COLL_ALG=mpi leave every collective to MPI? */
