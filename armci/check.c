@@ -4,7 +4,7 @@
 #include "check.h"
 #include "../src/transport/transport.h"
 #include "../src/agg/agg.h"
-#include "../src/core/warm.h"
+#include "../src/core/hot.h"
 #include "../src/core/acc.h"
 
 void armcii_fail_init(const char *call)

@@ -1,7 +1,7 @@
 /* Contiguous put, get and accumulate, blocking and nonblocking. */
 #include "check.h"
 #include "../src/agg/agg.h"
-#include "../src/core/warm.h"
+#include "../src/core/hot.h"
 
 /*
  * Puts and gets without the runtime lock where that is safe, one thread calling ARMCI:

@@ -13,7 +13,7 @@ allowed() {
     case $1 in
     armci) echo '^(check\.h|\.\./src/core/[a-z_]+\.h|\.\./src/(agg/agg|transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
     src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps|xblk)\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
-    src/transport) echo '^([a-z_]+\.h|\.\./core/(common|env|region|op|select|req|stats|invariant|warm|place|halloc|acc)\.h)$' ;;
+    src/transport) echo '^([a-z_]+\.h|\.\./core/(common|env|region|op|select|pool|stats|invariant|hot|place|halloc|acc)\.h)$' ;;
     src/health) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./transport/transport\.h)$' ;;
     src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
     src/tools) echo '^([a-z_]+\.h|\.\./(core|transport)/[a-z_]+\.h)$' ;;

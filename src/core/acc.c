@@ -6,9 +6,12 @@
 #include <complex.h>
 #include <string.h>
 
-#include "armcii.h"
+#include <armci.h>
+
+#include "common.h"
 #include "acc.h"
-#include "warm.h"
+#include "op.h"
+#include "hot.h"
 
 /* log2(element size) - 2 of each type, two bits each. Computed rather than looked up: the
  * table a switch compiles to is one more line, on a page of its own, for a call made after

@@ -32,7 +32,7 @@
 #include "env.h"
 #include "op.h"
 #include "region.h"
-#include "req.h"
+#include "pool.h"
 #include "select.h"
 #include "../transport/caps.h"
 

@@ -37,6 +37,11 @@ void armcii_abort(const char *msg, int code) __attribute__((noreturn));
 void armcii_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Print on rank 0 only (ARMCI_VERBOSE). */
 void armcii_info_line(const char *line);
+/** What errors name: this process's @p rank, and whether the runtime is @p up (before,
+ *  the rank in MPI_COMM_WORLD is named). The runtime tells it. */
+void armcii_error_rank(int rank, int up);
+/** Called by armcii_abort before the job ends (the heartbeats tell the others). */
+void armcii_error_on_abort(void (*fn)(void));
 /** Seconds on a monotonic clock. */
 double armcii_now(void);
 

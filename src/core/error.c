@@ -4,9 +4,31 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "armcii.h"
+#include <mpi.h>
+
+#include "common.h"
 #include "invariant.h"
-#include "../health/health.h"
+
+/* What this file knows of the job, told by the runtime: the rank to name, whether the
+ * runtime is up (before, the rank is asked of MPI), and whom to tell before the job
+ * ends (the heartbeats: the others end too, even where the launcher leaves them
+ * running). error.c reads nothing else, so every layer may call it. */
+static struct {
+    int rank;
+    int up;
+    void (*on_abort)(void);
+} job;
+
+void armcii_error_rank(int rank, int up)
+{
+    job.rank = rank;
+    job.up = up;
+}
+
+void armcii_error_on_abort(void (*fn)(void))
+{
+    job.on_abort = fn;
+}
 
 void armcii_fatal(const char *call, const char *fmt, ...)
 {
@@ -21,14 +43,15 @@ void armcii_fatal(const char *call, const char *fmt, ...)
 
 void armcii_abort(const char *msg, int code)
 {
-    int rank = armcii_g.rank, mpi_up = 0, mpi_down = 0;
+    int rank = job.rank, mpi_up = 0, mpi_down = 0;
     MPI_Initialized(&mpi_up);
     MPI_Finalized(&mpi_down);
-    if (!armcii_g.initialized && mpi_up && !mpi_down)
+    if (!job.up && mpi_up && !mpi_down)
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "armci: rank %d: %s\n", rank, msg ? msg : "(no message)");
     fflush(stderr);
-    armcii_hb_abort(); /* the others end too, even where the launcher leaves them running */
+    if (job.on_abort)
+        job.on_abort();
     if (code == 0)
         code = 1;
     if (mpi_up && !mpi_down)
@@ -53,13 +76,13 @@ void armcii_warn(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fprintf(stderr, "armci: rank %d: %s\n", armcii_g.rank, msg);
+    fprintf(stderr, "armci: rank %d: %s\n", job.rank, msg);
     fflush(stderr);
 }
 
 void armcii_info_line(const char *line)
 {
-    if (armcii_g.rank == 0)
+    if (job.rank == 0)
         printf("armci: %s\n", line);
 }
 

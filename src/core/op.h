@@ -1,7 +1,7 @@
 /*
  * What an operation does, under one name in every layer: the API layer's checks, the
  * noncontiguous engine (nc.c), the message builder (am.c), aggregation and the statistics.
- * How a request completes is another matter (armcii_req_kind_t, req.h).
+ * How a request completes is another matter (armcii_req_kind_t, pool.h).
  */
 #ifndef ARMCII_OP_H
 #define ARMCII_OP_H

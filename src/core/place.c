@@ -7,7 +7,7 @@
 #endif
 
 #include "place.h"
-#include "warm.h"
+#include "hot.h"
 
 int armcii_place_mode = ARMCII_PLACE_AUTO;
 size_t armcii_place_min = (size_t)16 << 20;

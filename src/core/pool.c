@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "req.h"
+#include "pool.h"
 
 int armcii_pool_init(armcii_pool_t *pool, int nslots)
 {

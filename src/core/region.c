@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "region.h"
-#include "warm.h"
+#include "hot.h"
 
 int armcii_region_table_init(armcii_region_table_t *t, int nranks)
 {

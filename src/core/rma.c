@@ -13,7 +13,7 @@
 #include "iter.h"
 #include "place.h"
 #include "stats.h"
-#include "warm.h"
+#include "hot.h"
 #include "../cache/getcache.h"
 #include "acc.h"
 

@@ -135,6 +135,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     armcii_mpi_name_errors(armcii_g.comm);
     MPI_Comm_rank(armcii_g.comm, &armcii_g.rank);
     MPI_Comm_size(armcii_g.comm, &armcii_g.nproc);
+    armcii_error_rank(armcii_g.rank, 0);
     int P = armcii_g.nproc;
     armcii_env_agree(call);
 
@@ -176,6 +177,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail(call, "starting the progress thread", st);
     armcii_g.initialized = 1;
+    armcii_error_rank(armcii_g.rank, 1);
     if (armcii_g.env.VERBOSE)
         print_settings();
     MPI_Barrier(armcii_g.comm);
@@ -227,5 +229,6 @@ void armcii_runtime_fini(const char *call)
     armcii_topo_fini();
     MPI_Comm_free(&armcii_g.comm);
     armcii_g.initialized = 0;
+    armcii_error_rank(armcii_g.rank, 0);
     armcii_g.finalized = 1;
 }

@@ -324,6 +324,7 @@ armcii_status_t armcii_hb_init(void)
 {
     static const char call[] = "ARMCI_Init";
     int P = armcii_g.nproc, me = armcii_g.rank;
+    armcii_error_on_abort(armcii_hb_abort);
     cards = calloc((size_t)P, sizeof *cards);
     if (!cards)
         return ARMCII_ENOMEM;

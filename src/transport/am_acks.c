@@ -47,7 +47,8 @@ int am_acks_due(am_acks_t *a, int src, uint32_t applied)
 
 void am_acks_defer(am_acks_t *a, int target, armcii_req_t *r, uint32_t seq)
 {
-    ARMCII_INVARIANT(r->index >= 0 && r->index < a->nlinks, "request slot %d outside the %d links", r->index, a->nlinks);
+    ARMCII_INVARIANT(r->index >= 0 && r->index < a->nlinks, "request slot %d outside the %d links",
+                     r->index, a->nlinks);
     a->link[r->index] = (am_acks_link_t){.next = NULL, .seq = seq};
     if (a->peer[target].tail)
         a->link[a->peer[target].tail->index].next = r;

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "../core/req.h"
+#include "../core/pool.h"
 
 /* Both sides' state for one other process, together. */
 typedef struct {

@@ -3,7 +3,7 @@
  * settings it reads, handed over once at start-up (armcii_tp_configure), and the calls
  * back into the layers above it, as pointers the core fills in. The transport reads no
  * state of the core's and calls none of its functions but these, the request's inline
- * helpers (req.h) and the leaf kernels (common.h, acc.h, place.h, stats.h).
+ * helpers (pool.h) and the leaves (common.h, acc.h, place.h, stats.h, hot.h).
  */
 #ifndef ARMCII_TP_HOST_H
 #define ARMCII_TP_HOST_H
@@ -16,26 +16,26 @@
 #include "../core/common.h"
 #include "../core/env.h"
 #include "../core/region.h"
-#include "../core/req.h"
+#include "../core/pool.h"
 
 typedef struct {
-    int rank, nproc;           /* in comm */
-    int node_rank, node_size;  /* in node_comm */
-    int shm;                   /* the node's processes map one another's memory */
-    int max_requests;          /* requests in flight at most: req->index is below it */
-    MPI_Comm comm, node_comm;  /* the job's, duplicated; the node's */
-    const armcii_env_t *env;   /* the settings (read only) */
+    int rank, nproc;                /* in comm */
+    int node_rank, node_size;       /* in node_comm */
+    int shm;                        /* the node's processes map one another's memory */
+    int max_requests;               /* requests in flight at most: req->index is below it */
+    MPI_Comm comm, node_comm;       /* the job's, duplicated; the node's */
+    const armcii_env_t *env;        /* the settings (read only) */
     armcii_region_table_t *regions; /* every process's allocations: what a message may
                                        target here (a lookup moves its cursor) */
     /* Back into the core. */
-    void (*op_done)(armcii_req_t *req);        /* one operation of req completed */
-    void (*copied)(armcii_req_t *req);         /* a blocking put's data has left */
-    armcii_req_t *(*of_cookie)(uint64_t cookie); /* the request a reply names */
+    void (*op_done)(armcii_req_t *req);                      /* one operation of req completed */
+    void (*copied)(armcii_req_t *req);                       /* a blocking put's data has left */
+    armcii_req_t *(*of_cookie)(uint64_t cookie);             /* the request a reply names */
     void (*make_progress)(const char *call, unsigned *idle); /* poll once while waiting */
     /* Into the job's health. */
-    void (*blame)(const char *call, int rank);  /* ends the job if rank is known dead */
+    void (*blame)(const char *call, int rank); /* ends the job if rank is known dead */
     void (*check_holder)(const char *call, int node_rank, double waited);
-    void (*poll_peers)(const char *call);       /* notices a dead process */
+    void (*poll_peers)(const char *call); /* notices a dead process */
     /* Without a progress thread the provider moves messages only inside our calls: a
      * put's acknowledgement may not be deferred then (am.c). */
     int sends_need_caller;

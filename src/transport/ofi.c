@@ -538,8 +538,8 @@ size_t armcii_ofi_bytes(size_t *registered_p)
     size_t registered = bounce + armcii_am_bytes();
     size_t P = (size_t)armcii_tp.nproc;
     *registered_p = registered;
-    return registered + (size_t)armcii_ofi.bounce_count * sizeof(void *) +
-           P * sizeof(ofi_peer_t) + armcii_am_acks_bytes();
+    return registered + (size_t)armcii_ofi.bounce_count * sizeof(void *) + P * sizeof(ofi_peer_t) +
+           armcii_am_acks_bytes();
 }
 
 const char *armcii_ofi_provider(void)

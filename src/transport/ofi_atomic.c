@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ofi_internal.h"
-#include "../core/warm.h"
+#include "../core/hot.h"
 #include "../core/acc.h"
 
 static const enum fi_datatype acc_to_fi[6] = {

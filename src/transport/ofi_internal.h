@@ -91,9 +91,9 @@ typedef struct {
     /* a registered word per rank that flush reads target */
     uint64_t flush_word;
     armcii_mr_t flush_mr;
-    long ops_out;              /* operation contexts taken, posted receives not counted */
-    long mr_live, mr_max;      /* registrations held, and the most allowed (0: no limit) */
-    const char *mr_max_from;   /* where mr_max comes from, for the message */
+    long ops_out;            /* operation contexts taken, posted receives not counted */
+    long mr_live, mr_max;    /* registrations held, and the most allowed (0: no limit) */
+    const char *mr_max_from; /* where mr_max comes from, for the message */
 
     ofi_op_t *op_free;
 } ofi_state_t;

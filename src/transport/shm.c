@@ -25,7 +25,7 @@
 
 #include "transport.h"
 #include "nodelock.h"
-#include "../core/warm.h"
+#include "../core/hot.h"
 #include "../core/acc.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -235,7 +235,8 @@ armcii_status_t armcii_shm_init(void)
     if (!armcii_tp.shm) {
         st = private_heap();
     } else {
-        size_t ctrl = round_up((size_t)armcii_tp.node_size * sizeof(armcii_node_slot_t), HEAP_ALIGN);
+        size_t ctrl =
+            round_up((size_t)armcii_tp.node_size * sizeof(armcii_node_slot_t), HEAP_ALIGN);
         size_t total = 0;
         char name[64] = {0};
         st = heap_extent(armcii_tp.node_size, ctrl, &total);
@@ -421,7 +422,8 @@ void armcii_shm_free(size_t off, size_t rounded)
  * accumulate cost above a put. */
 ARMCII_HOT void armcii_shm_acc_lock(const char *call, int slot)
 {
-    armcii_nodelock_take(call, &armcii_node.slots[slot].acc_lock, (uint32_t)armcii_tp.node_rank + 1);
+    armcii_nodelock_take(call, &armcii_node.slots[slot].acc_lock,
+                         (uint32_t)armcii_tp.node_rank + 1);
 }
 
 ARMCII_HOT void armcii_shm_acc_unlock(int slot)

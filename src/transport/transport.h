@@ -6,7 +6,7 @@
  * The core posts an operation (get, put, accumulate, read-modify-write, a message built
  * by armcii_amb_*, a flush read) to a target, naming a request as its completion token;
  * the core makes the request and waits for it. The transport reads a request's cookie and
- * index (req.h) and calls back only through its host (host.h), which the core hands it at
+ * index (pool.h) and calls back only through its host (host.h), which the core hands it at
  * start-up with the process's place in the job and the settings it reads:
  *   op_done(req)        one operation of req completed;
  *   of_cookie(c)        the request a reply names;

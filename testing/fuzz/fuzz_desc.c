@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/iter.h"
-#include "core/req.h"
+#include "core/pool.h"
 
 #define MAX_BLOCKS 20000 /* walk at most this many blocks of one descriptor */
 

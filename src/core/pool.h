@@ -1,10 +1,10 @@
 /*
- * Requests and handles. A request lives in a bounded pool; a handle names it by slot
- * and generation, so a handle whose request has completed (and whose slot may carry
- * another request by now) is recognised, and never followed blindly.
+ * The request pool (pool.c): requests and handles. A request lives in a bounded pool; a
+ * handle names it by slot and generation, so a handle whose request has completed (and
+ * whose slot may carry another request by now) is recognised, and never followed blindly.
  */
-#ifndef ARMCII_REQ_H
-#define ARMCII_REQ_H
+#ifndef ARMCII_POOL_H
+#define ARMCII_POOL_H
 
 #include <stdint.h>
 
