@@ -274,7 +274,7 @@ armcii_status_t armcii_am_init(void)
     if (am_acks_init(&am.acks, n, armcii_tp.max_requests) != 0)
         return ARMCII_ENOMEM;
     register_engine();
-    am_target_register();
+    armcii_ofi_set_receiver(armcii_am_handle, armcii_am_flush_deferred);
     am.buf_size = armcii_ofi.bounce_size;
     size_t total = armcii_am_bytes();
     if (posix_memalign((void **)&am.slab, 4096, total) != 0)

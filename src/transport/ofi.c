@@ -413,7 +413,7 @@ static void rxm_settings(void)
     }
 }
 
-armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
+armcii_status_t armcii_ofi_open(void)
 {
     rxm_settings();
     armcii_status_t st = getinfo();
@@ -464,10 +464,7 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
         return st;
     if ((st = setup_flush()) != ARMCII_OK)
         return st;
-    if ((st = armcii_am_init()) != ARMCII_OK)
-        return st;
     armcii_caps_t *caps = &armcii_ofi.caps;
-    armcii_ofi_atomic_probe(caps);
 
     uint64_t order = info->tx_attr->msg_order;
     caps->order_raw = (order & FI_ORDER_RAW) != 0;
@@ -490,11 +487,10 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps_out)
     caps->msg_max = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : SIZE_MAX;
     if (armcii_tp.env->MSG_MAX > 0 && (size_t)armcii_tp.env->MSG_MAX < caps->msg_max)
         caps->msg_max = (size_t)armcii_tp.env->MSG_MAX;
-    *caps_out = *caps;
     return ARMCII_OK;
 }
 
-void armcii_ofi_fini(void)
+void armcii_ofi_close_endpoint(void)
 {
     /* Completions still to come (a reply's send that completes after the last barrier)
      * are reaped first, so that their contexts come back and are freed with the rest. */
@@ -505,11 +501,12 @@ void armcii_ofi_fini(void)
                          armcii_ofi.nbounce_free == armcii_ofi.bounce_count,
                      "every operation completed, yet %d of %d bounce buffers are still taken",
                      armcii_ofi.bounce_count - armcii_ofi.nbounce_free, armcii_ofi.bounce_count);
-    /* The endpoint goes first: it cancels the posted receives whose contexts am.c owns;
-     * registrations go before the domain they belong to. */
     if (armcii_ofi.ep)
         fi_close(&armcii_ofi.ep->fid);
-    armcii_am_fini();
+}
+
+void armcii_ofi_close(void)
+{
     armcii_ofi_mr_dereg(&armcii_ofi.flush_mr);
     armcii_ofi_mr_dereg(&armcii_ofi.bounce_mr);
     if (armcii_ofi.cq)
@@ -532,14 +529,12 @@ void armcii_ofi_fini(void)
     memset(&armcii_ofi, 0, sizeof(armcii_ofi));
 }
 
-size_t armcii_ofi_bytes(size_t *registered_p)
+size_t armcii_ofi_own_bytes(size_t *registered_p)
 {
     size_t bounce = armcii_ofi.bounce_size * (size_t)armcii_ofi.bounce_count;
-    size_t registered = bounce + armcii_am_bytes();
-    size_t P = (size_t)armcii_tp.nproc;
-    *registered_p = registered;
-    return registered + (size_t)armcii_ofi.bounce_count * sizeof(void *) + P * sizeof(ofi_peer_t) +
-           armcii_am_acks_bytes();
+    *registered_p = bounce;
+    return bounce + (size_t)armcii_ofi.bounce_count * sizeof(void *) +
+           (size_t)armcii_tp.nproc * sizeof(ofi_peer_t);
 }
 
 const char *armcii_ofi_provider(void)
@@ -620,6 +615,18 @@ static void report_cq_error(void)
                  armcii_ofi_provider(), prov ? prov : "no detail");
 }
 
+/* Who takes arrived messages, and what runs after each poll (am.c registers both). */
+static struct {
+    void (*handle)(ofi_op_t *op, size_t len);
+    void (*after_poll)(void);
+} receiver;
+
+void armcii_ofi_set_receiver(void (*handle)(ofi_op_t *op, size_t len), void (*after_poll)(void))
+{
+    receiver.handle = handle;
+    receiver.after_poll = after_poll;
+}
+
 int armcii_ofi_progress(void)
 {
     if (!armcii_ofi.cq)
@@ -632,12 +639,13 @@ int armcii_ofi_progress(void)
     for (ssize_t i = 0; i < n; i++) {
         ofi_op_t *op = ev[i].op_context;
         if (op->kind == OFI_OP_RECV)
-            armcii_am_handle(op, ev[i].len);
+            receiver.handle(op, ev[i].len);
         else
             complete_op(op);
         handled++;
     }
-    armcii_am_flush_deferred();
+    if (receiver.after_poll)
+        receiver.after_poll();
     return handled;
 }
 

@@ -126,6 +126,18 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
  *  RDM + RMA + messages, preferring atomics, delivery completion and manual progress. */
 armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p);
 
+/** Opens the endpoint and its tables (collective), filling armcii_ofi.caps but for the
+ *  atomics; armcii_ofi_init (fabric.c) adds the messages and the atomics on top. */
+armcii_status_t armcii_ofi_open(void);
+/** Reaps what is still completing and closes the endpoint (its posted receives go). */
+void armcii_ofi_close_endpoint(void);
+/** Closes the rest: registrations, completion queue, address vector, domain. */
+void armcii_ofi_close(void);
+/** Bytes of ofi.c's own: bounce buffers (all registered, in @p registered_p), tables. */
+size_t armcii_ofi_own_bytes(size_t *registered_p);
+/** Arrived messages go to @p handle; @p after_poll runs after every poll (am.c's). */
+void armcii_ofi_set_receiver(void (*handle)(ofi_op_t *op, size_t len), void (*after_poll)(void));
+
 /** How armci-ofi treats a provider's atomics, in words (armci-info). */
 const char *armcii_ofi_atomics_policy(const char *prov);
 
