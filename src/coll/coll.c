@@ -21,7 +21,7 @@
 #include "../core/place.h"
 #include "../transport/transport.h"
 #include "../core/stats.h"
-#include "coll.h"
+#include "node.h"
 #include "morton.h"
 #include "../cache/getcache.h"
 #include "collectives.h"
@@ -33,11 +33,6 @@
 #define ALG_PULL   ARMCII_COLL_PULL
 #define ALG_AUTO   ARMCII_COLL_AUTO
 
-/* What a collective waits for, as the watchdog says it. */
-#define ENTER                                                                                      \
-    "reach the same collective call (a process in another call, or with other \
-arguments or ARMCI_COLL_* settings, never will)"
-
 static stage_t stage_send, stage_recv, stage_small;
 static uint64_t small_seq; /* pull() calls so far: the same count on every process */
 
@@ -48,29 +43,16 @@ static int across_decided = -1; /* auto's choice, made at the first collective o
  * answer everywhere: each tries its neighbour, and all must succeed. */
 static int cma_ok;
 
-/* ARMCI_COLL_ALG's words in the order of ARMCII_COLL_*; coll_alg is the one set, parsed
- * at init (-1: not a word of it, which the first collective reports). */
-static const char *const alg_names[] = {"morton", "naive", "mpi", "pull", "auto", NULL};
-static int coll_alg = -1;
-
 /* The gathered vectors of armcii_coll_node_gather, kept between calls. */
 static char *gathered;
 static size_t gathered_size;
-
-static int name_code(const char *v, const char *const *names)
-{
-    for (int i = 0; names[i]; i++)
-        if (strcmp(v, names[i]) == 0)
-            return i;
-    return -1; /* not a valid value: the first collective says so */
-}
 
 void armcii_coll_init(void)
 {
     cma_ok = 0;
     /* ARMCI_COLL_* are alike on every process (ARMCII_ENV_SAME), so every process takes
      * the same path through a collective. */
-    coll_alg = name_code(armcii_g.env.COLL_ALG, alg_names);
+    armcii_coll_alg_init();
     armcii_coll_p2p_init();
     if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
         return;
@@ -85,11 +67,6 @@ void armcii_coll_init(void)
 int armcii_coll_cma(void)
 {
     return cma_ok;
-}
-
-int armcii_coll_mpi_only(const char *call)
-{
-    return armcii_coll_algorithm(call) == ARMCII_COLL_MPI;
 }
 
 /* @p len bytes at @p src in the address space of node process @p owner, which published
@@ -119,27 +96,6 @@ static int in_my_heap(const void *p, size_t len)
            c + len <= armcii_node.my_slice + armcii_node.slice_len;
 }
 
-char *armcii_coll_staging(const char *call, stage_t *s, size_t len)
-{
-    if (s->size < len) {
-        if (s->addr)
-            armcii_shm_free(s->off, s->rounded);
-        void *a;
-        if (armcii_shm_alloc(call, len, &a, &s->off, &s->rounded) != ARMCII_OK)
-            armcii_fatal(call, "no room to stage %zu bytes in the node heap", len);
-        s->addr = a;
-        s->size = len;
-    }
-    return s->addr;
-}
-
-void armcii_coll_stage_free(stage_t *s)
-{
-    if (s->addr)
-        armcii_shm_free(s->off, s->rounded);
-    memset(s, 0, sizeof(*s));
-}
-
 void armcii_coll_fini(void)
 {
     armcii_coll_stage_free(&stage_send);
@@ -153,14 +109,6 @@ void armcii_coll_fini(void)
     armcii_coll_hier_fini();
     armcii_coll_p2p_fini();
     across_decided = -1;
-}
-
-int armcii_coll_algorithm(const char *call)
-{
-    if (coll_alg < 0)
-        armcii_fatal(call, "ARMCI_COLL_ALG=\"%s\" is not morton, naive, pull, mpi or auto",
-                     armcii_g.env.COLL_ALG);
-    return coll_alg;
 }
 
 /*
@@ -198,14 +146,6 @@ static void pull_mismatch(const char *call, int other, const pull_hdr_t *mine,
                  (unsigned long long)theirs->bytes, theirs->call);
 }
 
-void armcii_coll_what_mismatch(const char *call, int other, const char *mine, const char *theirs)
-{
-    armcii_fatal(call,
-                 "this process reduces with %.*s, process %d with %.*s: the processes called "
-                 "this reduction with different operations or element types",
-                 ARMCII_COLL_WHAT, mine, other, ARMCII_COLL_WHAT, theirs);
-}
-
 static void pull(const char *call, int allgather, const char *what, const void *sendbuf,
                  void *recvbuf, size_t bb, int P, int me)
 {
@@ -233,7 +173,7 @@ static void pull(const char *call, int allgather, const char *what, const void *
         armcii_coll_slot_t *o = armcii_coll_slot(armcii_g.peers[i].node_rank);
         armcii_watch_t w = {0};
         while (__atomic_load_n(&o->small_seq, __ATOMIC_ACQUIRE) < seq)
-            armcii_poll_watched(call, &w, i, ENTER);
+            armcii_poll_watched(call, &w, i, ARMCII_COLL_ENTER);
         armcii_poll_watched_end(&w);
         const pull_hdr_t *theirs = (const pull_hdr_t *)(o->small_buf + (seq & 1) * span);
         if (theirs->bytes != hdr->bytes || theirs->allgather != hdr->allgather)
@@ -244,30 +184,9 @@ static void pull(const char *call, int allgather, const char *what, const void *
     }
 }
 
-/* The world is one node whose processes share memory, and ARMCI_COLL_ALG lets the
- * runtime's own shared-memory steps replace MPI's. */
-static int world_in_node(const char *call)
-{
-    int alg = armcii_coll_algorithm(call);
-    return armcii_g.shm && armcii_g.nnodes == 1 && (alg == ALG_AUTO || alg == ALG_PULL);
-}
-
-/* The node barrier is one counter that every process bumps: at most this many processes
- * (measured up to 4 here; MPI's barrier scales better beyond some count). */
-#define NODE_BARRIER_MAX 16
-
-int armcii_coll_node_sync(const char *call)
-{
-    if (!world_in_node(call) || armcii_g.node_size > NODE_BARRIER_MAX)
-        return 0;
-    armcii_cache_sync(); /* a synchronisation point, as armcii_mpi_wait's */
-    armcii_coll_node_barrier(call);
-    return 1;
-}
-
 const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes, const char *what)
 {
-    if (bytes == 0 || bytes > (size_t)armcii_g.env.COLL_SMALL || !world_in_node(call))
+    if (bytes == 0 || bytes > (size_t)armcii_g.env.COLL_SMALL || !armcii_coll_world_in_node(call))
         return NULL;
     size_t need = (size_t)armcii_g.nproc * bytes;
     if (need > gathered_size) {
@@ -325,26 +244,6 @@ static int one_node(MPI_Comm comm, int P)
     free(seq);
     free(world);
     return all;
-}
-
-/* A barrier of the node's processes in shared memory: the last to arrive opens the next
- * generation. Waiters keep serving progress and yield when the cores are oversubscribed. */
-void armcii_coll_node_barrier(const char *call)
-{
-    /* A full fence first: large copies before it (memcpy's, ours) may have used
-     * non-temporal stores, which the locked add alone does not order on every processor. */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    armcii_coll_slot_t *s0 = armcii_coll_slot(0);
-    uint64_t gen = __atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE);
-    if (__atomic_add_fetch(&s0->bar_count, 1, __ATOMIC_ACQ_REL) == (uint64_t)armcii_g.node_size) {
-        __atomic_store_n(&s0->bar_count, 0, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&s0->bar_gen, 1, __ATOMIC_RELEASE);
-        return;
-    }
-    armcii_watch_t w = {0};
-    while (__atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE) == gen)
-        armcii_poll_watched(call, &w, -1, ENTER);
-    armcii_poll_watched_end(&w);
 }
 
 int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recvbuf, size_t bb,

@@ -1,13 +1,14 @@
 /*
  * The collectives as the rest of the runtime uses them (src/coll): the world's barrier,
  * reductions and broadcasts for armci_msg_*, and their bring-up. What the files of
- * src/coll share among themselves is in coll.h.
+ * src/coll share among themselves is in node.h.
  *
- * Its files: coll.c (the node's shared-memory collectives and the choice of algorithm),
- * reduce.c (armci_msg_*'s reductions, selection, broadcasts and barriers over a
- * communicator: the folding of a reduction, the choice among the node's memory, p2p.c
- * and MPI), hier.c (all-to-all and allgather across nodes through node leaders), p2p.c
- * (reductions and broadcasts over MPI's point-to-point messages, completed by the
+ * Its files: coll.c (the node's shared-memory all-to-all and allgather, and their
+ * bring-up), node.c (what the others share on a node: the choice of algorithm, staging,
+ * the node barrier; it calls none of them), reduce.c (armci_msg_*'s reductions, selection,
+ * broadcasts and barriers over a communicator: the folding of a reduction, the choice among the
+ * node's memory, p2p.c and MPI), hier.c (all-to-all and allgather across nodes through node
+ * leaders), p2p.c (reductions and broadcasts over MPI's point-to-point messages, completed by the
  * runtime's wait) and morton.c (the Morton order of the node's exchange). It may call the
  * core, the transport's contract (the node heap) and the job's health.
  */

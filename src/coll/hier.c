@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../core/place.h"
-#include "coll.h"
+#include "node.h"
 #include "morton.h"
 
 /* World ranks grouped by node, in node-rank order: node a holds members[start[a] ..

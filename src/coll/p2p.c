@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "node.h"
 #include "../core/stats.h"
 #include "../cache/getcache.h"
 #include "collectives.h"

@@ -42,7 +42,7 @@ typedef struct {
     uint32_t acc_lock; /* serialises software accumulates into this rank's memory:
                           a node lock (nodelock.h) */
     uint32_t acc_lock_pad;
-    /* the collectives' own (src/coll/coll.h, armcii_coll_slot_t): the transport only
+    /* the collectives' own (src/coll/node.h, armcii_coll_slot_t): the transport only
      * places it in the node's mapping */
     _Alignas(8) unsigned char coll[120];
 } armcii_node_slot_t;

@@ -1,9 +1,10 @@
 /*
- * Internal interface of the collectives (src/coll): the node's shared-memory barrier and
- * staging buffers that coll.c and hier.c share.
+ * Internal interface of the collectives (src/coll): what node.c gives the others (the
+ * node's shared-memory barrier, staging buffers, the choice of algorithm), and hier.c's
+ * exchange across nodes for coll.c.
  */
-#ifndef ARMCII_COLL_H
-#define ARMCII_COLL_H
+#ifndef ARMCII_COLL_NODE_H
+#define ARMCII_COLL_NODE_H
 
 #include <stddef.h>
 
@@ -38,9 +39,21 @@ typedef struct {
     size_t off, rounded, size;
 } stage_t;
 
+/* What a collective waits for, as the watchdog says it. */
+#define ARMCII_COLL_ENTER                                                                          \
+    "reach the same collective call (a process in another call, or with other \
+arguments or ARMCI_COLL_* settings, never will)"
+
+/* ---- node.c ---- */
+
+/** Parses ARMCI_COLL_ALG (armcii_coll_init). */
+void armcii_coll_alg_init(void);
 /** The ARMCII_COLL_* of ARMCI_COLL_ALG; fatal, naming the setting, if it names none. */
 int armcii_coll_algorithm(const char *call);
 
+/** Is the world one node whose processes share memory, where ARMCI_COLL_ALG lets the
+ *  runtime's own shared-memory steps replace MPI's? */
+int armcii_coll_world_in_node(const char *call);
 /** A barrier of the world through the node's shared memory: 1 if it was one. */
 int armcii_coll_node_sync(const char *call);
 
