@@ -131,6 +131,7 @@ armcii_status_t armcii_cache_rt_init(void)
         armcii_fatal("ARMCI_Init", "ARMCI_CACHE_BYTES=%ld must be at least 1", env->CACHE_BYTES);
     cache_g.default_mode = mode;
     armcii_warm_register(cache_warm);
+    armcii_progress_on_sync(armcii_cache_sync); /* every MPI wait is a synchronisation point */
     cache_g.put_epoch = calloc((size_t)armcii_g.nproc, sizeof(uint64_t));
     if (!cache_g.put_epoch)
         return ARMCII_ENOMEM;
@@ -151,6 +152,7 @@ size_t armcii_cache_rt_bytes(void)
 
 void armcii_cache_rt_fini(void)
 {
+    armcii_progress_on_sync(NULL);
     if (cache_g.ready)
         armcii_cache_fini(&cache_g.c);
     free(cache_g.put_epoch);

@@ -10,10 +10,12 @@
  * protocol of each operation), rma.c, nc.c and rmw.c (contiguous, noncontiguous and read-
  * modify-write operations, with iter.c walking descriptors, and acc.c the accumulate and
  * atomic kernels), pool.c and req.c (the request pool; the life of a request), progress.c
- * (polling, waits, fences, the progress thread), place.c (where arriving data land), warm.c
- * (keeping hot structures cached), stats.c and error.c. The core calls down into the
- * transport (transport.h), and beside it the get cache (getcache.h), the collectives'
- * bring-up (collectives.h) and the job's health (health.h); docs/layers.md has the rules.
+ * (polling, waits, the progress thread), order.c (ordering and fences), place.c (where
+ * arriving data land), warm.c and hot.h (keeping hot structures cached), stats.c and
+ * report.c (counters; their report), common.h and error.c (what the transport shares).
+ * The core calls down into the transport (transport.h), and beside it the get cache
+ * (getcache.h), the collectives' bring-up (collectives.h) and the job's health
+ * (health.h); docs/layers.md has the rules.
  */
 #ifndef ARMCII_H
 #define ARMCII_H
@@ -254,6 +256,31 @@ void armcii_progress_wake(void);
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */
 void armcii_wait_zero(const char *call, const int *counter, int target);
+/** Messages a module holds back (rma.c's open messages), which waits send first. */
+typedef struct {
+    const int *count;                                  /* how many are held now */
+    void (*send_all)(const char *call);                /* send them all */
+    void (*send_waited)(const char *call, int target); /* those to @p target (-1: all),
+                                                          whose answer is awaited next */
+    void (*age)(void);                                 /* the progress thread's pass */
+} armcii_held_t;
+/** Registers @p h with the waits (at start-up). */
+void armcii_progress_hold(const armcii_held_t *h);
+/** @p fn runs at every synchronisation point: each MPI wait of the runtime (the get
+ *  cache's transparent mode registers its invalidation). */
+void armcii_progress_on_sync(void (*fn)(void));
+/** Complete an MPI request while driving progress (so peers' operations on us advance). */
+void armcii_mpi_wait(const char *call, MPI_Request *req);
+void armcii_mpi_waitall(const char *call, int n, MPI_Request *reqs);
+void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *reqs, MPI_Status *statuses);
+/** MPI errors on @p comm (and the communicators made from it) end the job naming the
+ *  ARMCI call that was waiting on MPI, instead of with MPI's message alone. */
+void armcii_mpi_name_errors(MPI_Comm comm);
+armcii_status_t armcii_progress_thread_start(void);
+void armcii_progress_thread_stop(void);
+
+/* ---- ordering and fences (src/core/order.c) ---- */
+
 /** Before a blocking operation of @p kind to @p target: keep ARMCI's ordering promise. */
 void armcii_order_before(const char *call, armcii_req_kind_t kind, int target);
 /** Before a nonblocking operation to @p target that does not go as a message: wait until
@@ -275,15 +302,6 @@ void armcii_order_local(const char *call);
 void armcii_fence_all(const char *call);
 /** Frees what armcii_fence_all keeps for its flush reads. */
 void armcii_flush_fini(void);
-/** Complete an MPI request while driving progress (so peers' operations on us advance). */
-void armcii_mpi_wait(const char *call, MPI_Request *req);
-void armcii_mpi_waitall(const char *call, int n, MPI_Request *reqs);
-void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *reqs, MPI_Status *statuses);
-/** MPI errors on @p comm (and the communicators made from it) end the job naming the
- *  ARMCI call that was waiting on MPI, instead of with MPI's message alone. */
-void armcii_mpi_name_errors(MPI_Comm comm);
-armcii_status_t armcii_progress_thread_start(void);
-void armcii_progress_thread_stop(void);
 
 /* ---- contiguous operations (src/core/rma.c) ---- */
 
@@ -322,6 +340,8 @@ void armcii_put_open_send_all(const char *call);
 void armcii_put_open_send_waited(const char *call, int target);
 /** For the progress thread: sends each open message no put joined since its last pass. */
 void armcii_put_open_age(void);
+/** Registers the open messages with the waits (armcii_progress_hold). */
+void armcii_put_open_init(void);
 /** Open put messages, over all targets. */
 extern int armcii_put_open_count;
 

@@ -1,7 +1,9 @@
 /*
- * Requests in flight and the progress engine: completing requests, waiting for them
- * with a bounded time and a clear diagnostic, ordering blocking operations, fences,
- * and the progress thread that serves peers while the application computes.
+ * The progress engine: polling, waiting for requests, counters and MPI with a bounded
+ * time and a clear diagnostic, and the progress thread that serves peers while the
+ * application computes. It calls the transport and the job's health; what modules above
+ * it need done first or at synchronisation points they register (armcii_progress_hold,
+ * armcii_progress_on_sync). Ordering and fences are order.c's.
  */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include <errno.h>
@@ -19,11 +21,31 @@
 #include "invariant.h"
 #include "stats.h"
 #include "warm.h"
-#include "../cache/getcache.h"
 #include "../health/health.h"
 
 /* How many polls between two looks at the clock while waiting. */
 #define CLOCK_EVERY 1024
+
+/* What a module holds back and a wait lets go first (rma.c's open messages), and what
+ * runs at every synchronisation point (the get cache's transparent mode): registered at
+ * start-up, so that the waits call no module above them by name. */
+static const armcii_held_t *held;
+static void (*on_sync)(void);
+
+void armcii_progress_hold(const armcii_held_t *h)
+{
+    held = h;
+}
+
+void armcii_progress_on_sync(void (*fn)(void))
+{
+    on_sync = fn;
+}
+
+static inline int holding(void)
+{
+    return held && *held->count > 0;
+}
 
 int armcii_progress(void)
 {
@@ -41,8 +63,8 @@ int armcii_progress(void)
 void armcii_poll_waiting(const char *call, unsigned *idle)
 {
     armcii_live_poll(call);
-    if (armcii_put_open_count > 0) /* what is waited for may answer one of them */
-        armcii_put_open_send_all(call);
+    if (holding()) /* what is waited for may answer one of them */
+        held->send_all(call);
     if (armcii_progress() > 0)
         *idle = 0;
     else if (++*idle % armcii_g.yield_after == 0)
@@ -128,7 +150,7 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
     static const char *what[] = {"a get", "a put", "an operation applied by the target",
                                  "an atomic operation"};
     if (req->in_use && req->gen == gen && req->target >= 0 && armcii_g.peers[req->target].open)
-        armcii_put_open_send_waited(call, req->target); /* perhaps this very request */
+        held->send_waited(call, req->target); /* perhaps this very request */
     watch_t w = {0};
     double t0 = armcii_g.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->gen == gen)
@@ -139,8 +161,8 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
 
 void armcii_wait_zero(const char *call, const int *counter, int target)
 {
-    if (armcii_put_open_count > 0) /* what is waited for may not have left yet */
-        armcii_put_open_send_waited(call, target);
+    if (holding()) /* what is waited for may not have left yet */
+        held->send_waited(call, target);
     if (*counter <= 0)
         return;
     watch_t w = {0};
@@ -151,120 +173,7 @@ void armcii_wait_zero(const char *call, const int *counter, int target)
         armcii_stats.wait_seconds += armcii_now() - t0;
 }
 
-/* Make earlier writes to @p target remotely complete: the transport posts a read that
- * returns once they have landed. Returns its request, or NULL when none is needed. */
-static armcii_req_t *flush_start(const char *call, int target)
-{
-    if (!armcii_ofi_unflushed(target))
-        return NULL;
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
-    armcii_ofi_flush_post(call, req, target);
-    armcii_req_issued(req);
-    return req;
-}
-
-static void flush(const char *call, int target)
-{
-    armcii_req_t *req = flush_start(call, target);
-    if (req)
-        armcii_req_wait(call, req);
-}
-
-/* Every target's flush, the reads in flight together. A request slot may be reused once
- * its read completed, so each is waited on by the generation it had when issued. */
-static struct {
-    armcii_req_t **req;
-    uint32_t *gen;
-} flushes;
-
-static void flush_all(const char *call)
-{
-    if (!flushes.req) {
-        flushes.req = malloc((size_t)armcii_g.nproc * sizeof(*flushes.req));
-        flushes.gen = malloc((size_t)armcii_g.nproc * sizeof(*flushes.gen));
-        if (!flushes.req || !flushes.gen)
-            armcii_fatal(call, "out of memory for %d flush requests", armcii_g.nproc);
-    }
-    int n = 0;
-    for (int t = 0; t < armcii_g.nproc; t++) {
-        armcii_req_t *req = flush_start(call, t);
-        if (!req)
-            continue;
-        flushes.req[n] = req;
-        flushes.gen[n++] = req->gen;
-    }
-    for (int i = 0; i < n; i++)
-        armcii_req_wait_gen(call, flushes.req[i], flushes.gen[i]);
-}
-
-void armcii_flush_fini(void)
-{
-    free(flushes.req);
-    free(flushes.gen);
-    flushes.req = NULL;
-    flushes.gen = NULL;
-}
-
-void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
-{
-    /* Messages are applied by the target's handler at some later progress call, so no
-     * write or read the transport orders can safely overtake them: wait for their
-     * acknowledgements before any other kind of operation. Messages after messages need
-     * not wait: the target applies one origin's messages in the order they were sent. */
-    if (armcii_g.peers[target].out_sw > 0 && kind != ARMCII_REQ_AM)
-        armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
-    if (armcii_g.peers[target].out_write == 0)
-        return;
-    int ordered;
-    switch (kind) {
-    case ARMCII_REQ_GET:
-        ordered = armcii_g.caps.order_raw;
-        break;
-    case ARMCII_REQ_PUT:
-    case ARMCII_REQ_ACC_HW:
-        ordered = armcii_g.caps.order_waw;
-        break;
-    default: /* a message after writes: the handler must see them landed */
-        ordered = 0;
-        break;
-    }
-    if (!ordered) {
-        armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
-        flush(call, target);
-    }
-}
-
-void armcii_order_local(const char *call)
-{
-    int me = armcii_g.rank;
-    /* Only accumulates to oneself through libfabric atomics can be in flight here (they
-     * take that path to stay atomic with remote peers' atomics); a copy must not pass
-     * them. */
-    if (armcii_g.peers[me].out_write > 0 || armcii_g.peers[me].out_sw > 0)
-        armcii_fence(call, me);
-}
-
-/* What a fence must issue before it waits: aggregate handles' collected operations, which
- * count as issued (src/agg registers it at init). */
-static void (*before_fence)(const char *call, int target);
-
-void armcii_fence_hook(void (*fn)(const char *call, int target))
-{
-    before_fence = fn;
-}
-
-void armcii_fence(const char *call, int target)
-{
-    if (before_fence)
-        before_fence(call, target);
-    armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
-    armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
-    if (armcii_g.fabric)
-        flush(call, target);
-}
-
-/* The fence of every target, with the flush reads of all targets in flight together:
- * one round trip instead of one per target. */
+/* Every request in flight now, oldest first. */
 void armcii_req_wait_all(const char *call)
 {
     /* up to the newest of now: requests other threads issue meanwhile are theirs to wait */
@@ -272,18 +181,6 @@ void armcii_req_wait_all(const char *call)
     uint32_t gen = last ? last->gen : 0;
     while (last && last->in_use && last->gen == gen)
         armcii_req_wait(call, armcii_g.pool.oldest);
-}
-
-void armcii_fence_all(const char *call)
-{
-    for (int p = 0; p < armcii_g.nproc; p++) {
-        if (before_fence)
-            before_fence(call, p);
-        armcii_wait_zero(call, &armcii_g.peers[p].out_write, p);
-        armcii_wait_zero(call, &armcii_g.peers[p].out_sw, p);
-    }
-    if (armcii_g.fabric)
-        flush_all(call);
 }
 
 /* MPI is asked at every poll, costly as MPI_Test is: asking less often leaves libfabric
@@ -334,7 +231,8 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
 {
     /* Every MPI wait of the runtime is a collective or a message: a synchronisation point
      * (for the get cache's transparent mode). */
-    armcii_cache_sync();
+    if (on_sync)
+        on_sync();
     int done = 0;
     watch_t w = {0};
     /* Not bounded by ARMCI_TIMEOUT: peers may compute for long before they join in. */
@@ -507,8 +405,8 @@ static void *progress_main(void *arg)
             continue;
         }
         int n = armcii_progress();
-        if (armcii_put_open_count > 0)
-            armcii_put_open_age();
+        if (holding())
+            held->age();
         int mine = armcii_g.pool.nactive > armcii_g.ncopied;
         armcii_stats.progress_wakeups += n > 0;
         armcii_warm_maybe(armcii_now());

@@ -250,6 +250,17 @@ static open_msg_t *open_msg(const char *call, int target, armcii_op_t what, int 
     return o;
 }
 
+void armcii_put_open_init(void)
+{
+    static const armcii_held_t open_held = {
+        .count = &armcii_put_open_count,
+        .send_all = armcii_put_open_send_all,
+        .send_waited = armcii_put_open_send_waited,
+        .age = armcii_put_open_age,
+    };
+    armcii_progress_hold(&open_held);
+}
+
 int armcii_open_may_join(int blocking, const armci_hdl_t *hdl)
 {
     /* An implicit nonblocking operation is completed by fences and WaitAll alone, which

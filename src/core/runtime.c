@@ -148,6 +148,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
                      armcii_g.env.PLACEMENT);
     armcii_place_init(place, armcii_g.hw_l2, armcii_g.hw_l3, armcii_g.machine_size);
     armcii_yield_init();
+    armcii_put_open_init();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail(call, "learning the node's process ids", st);
     if ((st = armcii_hb_init()) != ARMCII_OK)
