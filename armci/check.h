@@ -6,6 +6,7 @@
 #define ARMCII_CHECK_H
 
 #include "../src/core/armcii.h"
+#include "../src/agg/agg.h"
 
 /* ---- groups (armci/groups.c) ---- */
 
@@ -20,6 +21,9 @@ void armcii_fail_rank(const char *call, int proc) __attribute__((noreturn, cold)
 void armcii_fail_count(const char *call, const char *what, long n) __attribute__((noreturn, cold));
 void armcii_fail_local(const char *call, const char *what, size_t len)
     __attribute__((noreturn, cold));
+void armcii_fail_remote(const char *call, const void *addr, size_t len, int proc)
+    __attribute__((noreturn, cold));
+void armcii_fail_aggregate_acc(const char *call) __attribute__((noreturn, cold));
 
 /** As armcii_enter, without taking the lock (for calls that take it themselves). */
 static inline void armcii_check_init(const char *call)
@@ -57,13 +61,37 @@ static inline void armcii_check_local(const char *call, const char *what, const 
  *  (a freed group, or a copy of one, is named so). */
 void armcii_check_group(const char *call, const char *what, const ARMCI_Group *g, int member);
 /** The segment of @p proc holding [addr, addr+len), or an error naming the address. */
-const armcii_seg_t *armcii_check_remote(const char *call, const void *addr, size_t len, int proc);
+static inline const armcii_seg_t *armcii_check_remote(const char *call, const void *addr,
+                                                      size_t len, int proc)
+{
+    const armcii_seg_t *seg =
+        armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)addr, len);
+    if (__builtin_expect(!seg, 0))
+        armcii_fail_remote(call, addr, len, proc);
+    return seg;
+}
 /** Checks of every contiguous call; the remote segment, or NULL for 0 bytes. */
-const armcii_seg_t *armcii_check_contig(const char *call, const void *local, const void *remote,
-                                        int bytes, int proc);
+static inline const armcii_seg_t *armcii_check_contig(const char *call, const void *local,
+                                                      const void *remote, int bytes, int proc)
+{
+    armcii_check_rank(call, proc);
+    armcii_check_count(call, "size", bytes);
+    if (bytes == 0)
+        return NULL;
+    armcii_check_local(call, "local buffer", local, (size_t)bytes);
+    return armcii_check_remote(call, remote, (size_t)bytes, proc);
+}
 /** Is @p hdl an aggregate handle (its nonblocking puts and gets are collected)? Refuses
  *  accumulates on one. */
-int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc);
+static inline int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc)
+{
+    /* known addresses first: the bytes of a plain handle may be uninitialised */
+    if (hdl == NULL || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl))
+        return 0;
+    if (is_acc)
+        armcii_fail_aggregate_acc(call);
+    return 1;
+}
 /** Element size of accumulate type @p type, checking @p scale and that @p bytes fits it. */
 size_t armcii_check_acc(const char *call, int type, const void *scale, long bytes);
 
