@@ -23,8 +23,10 @@
 #include "warm.h"
 #include "../health/health.h"
 
-/* How many polls between two looks at the clock while waiting. */
-#define CLOCK_EVERY 1024
+/* How many polls between two looks at the clock while waiting, and between two asks
+ * whether a node peer died (which reads the clock too). */
+#define CLOCK_EVERY         1024
+#define POLLS_PER_LIVE_LOOK 256
 
 /* What a module holds back and a wait lets go first (rma.c's open messages), and what
  * runs at every synchronisation point (the get cache's transparent mode): registered at
@@ -62,7 +64,9 @@ int armcii_progress(void)
  * waiter otherwise keeps the very thread it waits for off the processor. */
 void armcii_poll_waiting(const char *call, unsigned *idle)
 {
-    armcii_live_poll(call);
+    static unsigned polls;
+    if (++polls % POLLS_PER_LIVE_LOOK == 0) /* a poll is a fraction of a microsecond */
+        armcii_live_poll(call);
     if (holding()) /* what is waited for may answer one of them */
         held->send_all(call);
     if (armcii_progress() > 0)

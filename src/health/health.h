@@ -26,7 +26,8 @@ armcii_status_t armcii_live_init(void);
 void armcii_live_fini(void);
 /** Process id of the process of this node with node-local rank @p node_rank. */
 pid_t armcii_live_pid(int node_rank);
-/* Called by every waiting poll: ends the job, naming the rank, if a node peer died. */
+/* Ends the job, naming the rank, if a node peer died; reads the clock, and looks at the
+ * peers once every ARMCI_LIVENESS_MS. A waiting loop calls it every so many polls. */
 void armcii_live_poll(const char *call);
 /* From a wait of @p waited seconds for a lock node peer @p node_rank holds: ends the job,
  * naming the rank, if it has died, or if the wait has lasted ARMCI_TIMEOUT. */

@@ -258,6 +258,8 @@ static void register_engine(void)
     am_register(AM_ACK_WANTED, ack_wanted, 0);
 }
 
+int armcii_am_deferred;
+
 size_t armcii_am_bytes(void)
 {
     return am.buf_size * AM_NRECV;
@@ -316,6 +318,7 @@ void armcii_am_fini(void)
             free(x);
         }
     am_acks_fini(&am.acks);
+    armcii_am_deferred = 0;
     armcii_ofi_mr_dereg(&am.mr);
     free(am.slab);
     memset(&am, 0, sizeof(am));
@@ -385,7 +388,7 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
     } else {
         dispatch(e, h, len);
     }
-    am_acks_took(&am.acks, src, acked, armcii_tp.op_done);
+    armcii_am_deferred -= am_acks_took(&am.acks, src, acked, armcii_tp.op_done);
     int rc = am.nreposts > 0 ? -FI_EAGAIN : post_recv(op);
     if (rc == -FI_EAGAIN)
         am.reposts[am.nreposts++] = op;
@@ -413,6 +416,7 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
          * sent with the flag's own progress call gets there. */
         h->type = ACK_DEFERRED;
         am_acks_defer(&am.acks, target, req, h->seq);
+        armcii_am_deferred++;
         armcii_tp.copied(req);
     }
     OFI_RETRY(call, what, target, try_send_bounce(target, b, len));
@@ -431,7 +435,7 @@ static void want_from(int target)
     armcii_stats.acks_wanted++;
 }
 
-void armcii_am_want_acks(int target)
+void armcii_am_ask_acks(int target)
 {
     if (!am.acks.peer)
         return; /* no fabric */

@@ -143,9 +143,16 @@ void armcii_amb_end_lazy(armcii_amb_t *b);
 /** Like armcii_amb_end, and the target then stores @p value into the int at @p flag, after
  *  every block of this builder is in place (the last message carries the flag). */
 void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value);
+/** Flagged puts whose acknowledgement a target defers, to all targets (am.c's count). */
+extern int armcii_am_deferred;
+void armcii_am_ask_acks(int target);
 /** Before waiting for messages' acknowledgements from @p target (-1: from every target):
  *  asks it to acknowledge the flagged puts whose acknowledgement it may defer. */
-void armcii_am_want_acks(int target);
+static inline void armcii_am_want_acks(int target)
+{
+    if (armcii_am_deferred > 0)
+        armcii_am_ask_acks(target);
+}
 /** Read-modify-write applied by the target; the old value lands in @p result at completion. */
 void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
                    int target, uint64_t addr, uint64_t operand, uint64_t comparand);
