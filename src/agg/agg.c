@@ -211,7 +211,7 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, 
 int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local, char *remote,
                                 size_t len, int target)
 {
-    if (hdl->slot < 0 || hdl->slot >= ntable || armcii_g.cache_engine)
+    if (hdl->slot < 0 || hdl->slot >= ntable || armcii_cache_engine)
         return 0;
     agg_t *a = &table[hdl->slot];
     if (!a->in_use || a->gen != ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) || a->target != target ||

@@ -14,6 +14,9 @@
 
 armcii_status_t armcii_cache_rt_init(void);
 void armcii_cache_rt_fini(void);
+/** The get cache's engine is running (set at the first cached allocation; it never stops
+ *  before finalize). Written by cache/runtime.c only. */
+extern int armcii_cache_engine;
 /** Bytes the get cache holds: its index, entries and storage, and a counter per process. */
 size_t armcii_cache_rt_bytes(void);
 /** Collective: print the summed counters on rank 0 when ARMCI_CACHE_STATS is set. */

@@ -35,6 +35,8 @@ typedef struct {
 
 static cache_rt_t cache_g;
 
+int armcii_cache_engine; /* getcache.h */
+
 /* A get in flight whose data will fill the cache. */
 typedef struct {
     void *dst;
@@ -79,7 +81,7 @@ static void engine_start(const char *call)
         armcii_fatal(call, "out of memory creating the get cache (%zu index slots, %zu bytes)",
                      p.index_slots, p.buffer_bytes);
     cache_g.ready = 1;
-    armcii_g.cache_engine = 1;
+    armcii_cache_engine = 1;
 }
 
 /* The keep-warm pass (src/core/warm.c): a cached get reads two index slots and an entry
@@ -157,7 +159,7 @@ void armcii_cache_rt_fini(void)
         armcii_cache_fini(&cache_g.c);
     free(cache_g.put_epoch);
     memset(&cache_g, 0, sizeof(cache_g));
-    armcii_g.cache_engine = 0;
+    armcii_cache_engine = 0;
 }
 
 /* ---- allocations and modes ---- */

@@ -318,3 +318,18 @@ void armcii_free_local(const char *call, void *ptr)
     armcii_shm_free(b->off, b->rounded);
     free(b);
 }
+
+/* Release every allocation still alive (the application did not free it). */
+void armcii_alloc_drop_all(void)
+{
+    armcii_alloc_t *a = armcii_g.allocs;
+    while (a) {
+        armcii_alloc_t *next = a->next;
+        if (a->registered)
+            armcii_ofi_mr_dereg(&a->mr);
+        free(a->keys);
+        free(a);
+        a = next;
+    }
+    armcii_g.allocs = NULL;
+}

@@ -75,7 +75,6 @@ typedef struct {
      * for MPI_THREAD_MULTIPLE): a few steps that touch only what API calls touch may then
      * go without the lock. */
     int one_caller;
-    int cache_engine; /* the get cache's engine is running (it never stops before finalize) */
     int rank, nproc;
     MPI_Comm comm; /* private duplicate of the world communicator */
     armcii_env_t env;
@@ -252,6 +251,9 @@ void armcii_poll_watched_end(armcii_watch_t *w);
  *  flight (the wake itself comes at armcii_unlock, through armcii_progress_wake). */
 void armcii_progress_kick(size_t bytes);
 void armcii_progress_wake(void);
+/** Under the lock, before it is released: the wake that armcii_progress_kick made due is
+ *  taken (armcii_unlock then calls armcii_progress_wake). */
+void armcii_progress_wake_taken(void);
 /** One round of progress: completions, incoming requests, deferred sends. */
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */
@@ -367,6 +369,8 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
 int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
 /** The allocation whose block on this process starts at @p my_base (NULL if none). */
 armcii_alloc_t *armcii_alloc_find(void *my_base);
+/** At finalize: releases every allocation the application did not free. */
+void armcii_alloc_drop_all(void);
 /** ARMCI_Malloc_local's block of @p size bytes (NULL for 0); ends the job when none fits. */
 void *armcii_malloc_local(const char *call, size_t size);
 /** Frees a block of armcii_malloc_local; the job ends for any other pointer. */
@@ -424,7 +428,7 @@ static inline void armcii_unlock(void)
 {
     int wake = armcii_g.progress_wake_due;
     if (wake)
-        armcii_g.progress_wake_due = 0;
+        armcii_progress_wake_taken();
     pthread_mutex_unlock(&armcii_g.lock);
     if (wake)
         armcii_progress_wake();

@@ -350,6 +350,11 @@ static int wake(void)
     return 1;
 }
 
+void armcii_progress_wake_taken(void)
+{
+    armcii_g.progress_wake_due = 0;
+}
+
 void armcii_progress_wake(void)
 {
     if (wake()) /* outside the lock: other application threads may wake it too */

@@ -184,21 +184,6 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     MPI_Barrier(armcii_g.comm);
 }
 
-/* Release every allocation still alive (the application did not free it). */
-static void drop_allocations(void)
-{
-    armcii_alloc_t *a = armcii_g.allocs;
-    while (a) {
-        armcii_alloc_t *next = a->next;
-        if (a->registered)
-            armcii_ofi_mr_dereg(&a->mr);
-        free(a->keys);
-        free(a);
-        a = next;
-    }
-    armcii_g.allocs = NULL;
-}
-
 void armcii_runtime_fini(const char *call)
 {
     /* Complete everything we issued, then wait until everybody has: only then may the
@@ -218,7 +203,7 @@ void armcii_runtime_fini(const char *call)
     armcii_cache_report();
 
     armcii_coll_fini();
-    drop_allocations();
+    armcii_alloc_drop_all();
     armcii_cache_rt_fini();
     if (armcii_g.fabric)
         armcii_ofi_fini();
