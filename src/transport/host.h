@@ -3,7 +3,9 @@
  * settings it reads, handed over once at start-up (armcii_tp_configure), and the calls
  * back into the layers above it, as pointers the core fills in. The transport reads no
  * state of the core's and calls none of its functions but these, the request's inline
- * helpers (pool.h) and the leaves (common.h, acc.h, place.h, stats.h, hot.h).
+ * helpers (pool.h) and the leaves: errors and the clock (common.h), the accumulate
+ * kernels (acc.h), where arriving data land (place.h), the counters (stats.h) and the
+ * heap allocator (halloc.h). docs/layers.md lists every header it may include.
  */
 #ifndef ARMCII_TP_HOST_H
 #define ARMCII_TP_HOST_H

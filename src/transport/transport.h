@@ -23,7 +23,8 @@
  * (endpoint, registrations, bounce buffers, reads and writes) and ofi_atomic.c
  * (libfabric's atomics); am.c (the active-message engine), am_build.c (the origin's
  * builder), am_target.c (the target's handlers) and am_acks.c (acknowledgements a target
- * defers). It includes no header of the core's but the leaves host.h names.
+ * defers). Of the core's headers it includes only the leaves docs/layers.md lists
+ * (testing/layers.sh holds it to them).
  */
 #ifndef ARMCII_TRANSPORT_H
 #define ARMCII_TRANSPORT_H
