@@ -116,6 +116,11 @@ static long total_bytes(const armcii_iter_t *it)
     return total;
 }
 
+/* Strided blocks up to this long go into runs (armcii_amb_add_run's limit), gathered this
+ * many at a time. */
+#define NC_RUN_BLOCK_MAX 64
+#define NC_RUN_BATCH     256
+
 size_t armcii_nc_pack(struct armcii_amb *b, void *itv)
 {
     /* I/O vector entries and block lists go in runs, a bufferful of records per call (two
@@ -154,6 +159,25 @@ size_t armcii_nc_pack(struct armcii_amb *b, void *itv)
             }
             k += run;
         }
+    } else if (it->count[0] > 0 && it->count[0] <= NC_RUN_BLOCK_MAX) {
+        /* strided blocks, all of one small length: runs, a batch of blocks at a time */
+        char *ls[NC_RUN_BATCH], *rs[NC_RUN_BATCH], *l, *r;
+        size_t len = (size_t)it->count[0], blen, n;
+        do {
+            for (n = 0; n < NC_RUN_BATCH && armcii_iter_next(it, &l, &r, &blen); n++) {
+                ls[n] = l;
+                rs[n] = r;
+            }
+            for (size_t k = 0; k < n;) {
+                size_t run = armcii_amb_add_run(b, ls + k, rs + k, n - k, len);
+                if (run == 0) {
+                    armcii_amb_add(b, ls[k], (uint64_t)(uintptr_t)rs[k], len);
+                    run = 1;
+                }
+                k += run;
+            }
+            bytes += n * len;
+        } while (n == NC_RUN_BATCH);
     } else {
         char *l, *r;
         size_t len;

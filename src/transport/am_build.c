@@ -138,40 +138,89 @@ static inline void add_whole(armcii_amb_t *b, char *local, uint64_t remote, size
     }
 }
 
+/* How many of the @p n blocks at @p remote, from the first, one run names: those whose
+ * offset from the first fits 32 bits. */
+static size_t run_span(char *const *remote, size_t n)
+{
+    uintptr_t base = (uintptr_t)remote[0];
+    size_t k = 1;
+    while (k < n) {
+        intptr_t d = (intptr_t)((uintptr_t)remote[k] - base);
+        if (d != (int32_t)d)
+            break;
+        k++;
+    }
+    return k;
+}
+
+/* How many blocks of @p len bytes a run fits in the room left (an even number of offsets
+ * for a get, so that they need no padding; the paddings bounded for a put). */
+static size_t run_fit(const armcii_amb_t *b, size_t len)
+{
+    size_t avail = room() - b->used;
+    if (avail < sizeof(am_blk_t) + 16)
+        return 0;
+    avail -= sizeof(am_blk_t);
+    if (b->kind == AM_GETV) {
+        size_t m = (avail / sizeof(int32_t)) & ~(size_t)1;
+        size_t data = (room() - sizeof(am_hdr_t) - b->reply) / len;
+        return m < data ? m : data;
+    }
+    return (avail - 14) / (sizeof(int32_t) + len); /* 4m + 4 + m len + 7 <= avail - 3 */
+}
+
 size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remote, size_t n,
                           size_t len)
 {
     if (!b->buf || !fits_whole(b, len))
         return 0;
-    size_t fit;
-    if (b->kind == AM_GETV) {
-        size_t entries = (room() - b->used) / sizeof(am_blk_t);
-        size_t data = (room() - sizeof(am_hdr_t) - b->reply) / len;
-        fit = entries < data ? entries : data;
-    } else {
-        fit = (room() - b->used) / (sizeof(am_blk_t) + PAD8(len));
+    size_t m = run_fit(b, len);
+    m = n < m ? n : m;
+    if (m >= 2)
+        m = run_span(remote, m);
+    if (m < 2) { /* one record of the usual kind */
+        if (b->kind == AM_GETV)
+            getv_reserve(b, 1);
+        add_whole(b, local[0], (uint64_t)(uintptr_t)remote[0], len);
+        ((am_hdr_t *)b->buf)->nblk++;
+        return 1;
     }
-    n = n < fit ? n : fit;
+    char *p = b->buf + b->used;
+    uintptr_t base = (uintptr_t)remote[0];
+    am_blk_t r = {base, AM_RUN | (uint64_t)m << 32 | len};
+    memcpy(p, &r, sizeof(r));
+    char *off = p + sizeof(r);
+    for (size_t k = 0; k < m; k++) {
+        int32_t d = (int32_t)(intptr_t)((uintptr_t)remote[k] - base);
+        memcpy(off + k * sizeof(d), &d, sizeof(d));
+    }
+    if (m & 1)
+        memset(off + m * sizeof(int32_t), 0, sizeof(int32_t));
+    size_t used = sizeof(r) + AM_RUN_OFFSETS(m);
     if (b->kind == AM_GETV) {
-        getv_reserve(b, n);
-        for (size_t k = 0; k < n; k++)
-            add_whole(b, local[k], (uint64_t)(uintptr_t)remote[k], len);
-    } else { /* the records of a run are alike: one loop over a local cursor */
-        size_t rec = sizeof(am_blk_t) + PAD8(len);
-        char *p = b->buf + b->used;
-        for (size_t k = 0; k < n; k++, p += rec) {
-            am_blk_t r = {(uint64_t)(uintptr_t)remote[k], len};
-            memcpy(p, &r, sizeof(r));
-            memset(p + rec - 8, 0, 8); /* the padding of the last word */
-            if (len == 8)
-                memcpy(p + sizeof(r), local[k], 8);
-            else
-                memcpy(p + sizeof(r), local[k], len);
+        getv_reserve(b, m);
+        am_ctx_t *c = b->ctx;
+        for (size_t k = 0; k < m; k++) {
+            c->lptr[c->n + k] = local[k];
+            c->llen[c->n + k] = len;
         }
-        b->used += n * rec;
+        c->n += m;
+        b->reply += m * len;
+    } else { /* the data, packed */
+        char *d = p + used;
+        if (len == 8)
+            for (size_t k = 0; k < m; k++)
+                memcpy(d + 8 * k, local[k], 8);
+        else
+            for (size_t k = 0; k < m; k++)
+                memcpy(d + k * len, local[k], len);
+        size_t data = m * len;
+        memset(d + data, 0, PAD8(data) - data);
+        used += PAD8(data);
     }
-    ((am_hdr_t *)b->buf)->nblk += (uint32_t)n;
-    return n;
+    b->used += used;
+    ((am_hdr_t *)b->buf)->nblk++;
+    return m;
 }
 
 size_t armcii_amb_add_list(armcii_amb_t *b, const armcii_xblk_t *s, size_t n)

@@ -43,6 +43,16 @@ typedef struct {
 
 #define PAD8(n) (((n) + 7) & ~(size_t)7)
 
+/* A run record: n blocks of one length, their addresses as 32-bit signed offsets from
+ * the first. Its am_blk_t has the first address and len = AM_RUN | n << 32 | the block
+ * length; then the n offsets (padded to 8 bytes); then, in a PUTV, ACCV or PUTF, the n
+ * blocks' data one after the other (padded to 8 bytes). A vector of 8-byte elements costs
+ * 12 bytes an element on the wire instead of 24 (a put) or 16 (a get's entry). */
+#define AM_RUN            ((uint64_t)1 << 63)
+#define AM_RUN_N(len)     ((size_t)(((len) >> 32) & 0x7fffffffu))
+#define AM_RUN_BLOCK(len) ((size_t)((len)&0xffffffffu))
+#define AM_RUN_OFFSETS(n) PAD8((size_t)(n) * sizeof(int32_t))
+
 /* An origin-side context named by a reply's cookie (GETV, RMW). */
 #define CTX_MAGIC 0x61726d63u
 typedef struct {

@@ -61,6 +61,48 @@ static void put_record(void *dst, const void *src, size_t len, int announced)
     }
 }
 
+/* The offset of block @p k of a run from its first address. */
+static inline int64_t run_offset(const char *offsets, size_t k)
+{
+    int32_t d;
+    memcpy(&d, offsets + k * sizeof(d), sizeof(d));
+    return d;
+}
+
+/* Bytes after the am_blk_t of record @p b, which starts @p left bytes before the end of
+ * its message (with @p data: a put's or accumulate's, data included); ends the job for a
+ * record that does not fit. */
+static size_t record_body(const am_hdr_t *h, const am_blk_t *b, size_t left, int data)
+{
+    size_t body;
+    if (b->len & AM_RUN) {
+        size_t n = AM_RUN_N(b->len), len = AM_RUN_BLOCK(b->len);
+        if (n > left / sizeof(int32_t) || (data && len > 0 && n > left / len))
+            armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
+        body = AM_RUN_OFFSETS(n) + (data ? PAD8(n * len) : 0);
+    } else {
+        if (data && b->len > left)
+            armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
+        body = data ? PAD8(b->len) : 0;
+    }
+    if (body > left)
+        armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
+    return body;
+}
+
+/* check_record for every block of record @p b, whose body is at @p body. */
+static void check_blocks(const am_hdr_t *h, const am_blk_t *b, const char *body, uint64_t *lo,
+                         uint64_t *hi)
+{
+    if (!(b->len & AM_RUN)) {
+        check_record(h, b->addr, b->len, lo, hi);
+        return;
+    }
+    size_t n = AM_RUN_N(b->len), len = AM_RUN_BLOCK(b->len);
+    for (size_t k = 0; k < n; k++)
+        check_record(h, b->addr + (uint64_t)run_offset(body, k), len, lo, hi);
+}
+
 static int apply_records(const am_hdr_t *h, size_t len)
 {
     const char *p = (const char *)(h + 1), *end = (const char *)h + len;
@@ -74,26 +116,37 @@ static int apply_records(const am_hdr_t *h, size_t len)
         if ((size_t)(end - p) < sizeof(b))
             armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
         memcpy(&b, p, sizeof(b));
-        if (b.len > (size_t)(end - p) - sizeof(b))
-            armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
-        check_record(h, b.addr, b.len, &lo, &hi);
-        p += sizeof(b) + PAD8(b.len);
+        size_t body = record_body(h, &b, (size_t)(end - p) - sizeof(b), 1);
+        check_blocks(h, &b, p + sizeof(b), &lo, &hi);
+        p += sizeof(b) + body;
     }
     if (h->kind == AM_PUTF)
         check_range(h, h->arg[0], sizeof(int));
     int slot = armcii_tp.shm ? armcii_tp.node_rank : 0;
     if (acc)
         armcii_shm_acc_lock(am_tcall, slot);
+    int announced = h->kind == AM_PUTF; /* a flag that follows announces the data */
     p = (const char *)(h + 1);
     for (uint32_t i = 0; i < h->nblk; i++) {
         am_blk_t b;
         memcpy(&b, p, sizeof(b));
-        void *dst = (void *)(uintptr_t)b.addr;
-        if (acc)
-            armcii_acc_apply(h->type, h->scale, p + sizeof(b), dst, b.len);
-        else /* where its owner reads it; a flag that follows announces it */
-            put_record(dst, p + sizeof(b), b.len, h->kind == AM_PUTF);
-        p += sizeof(b) + PAD8(b.len);
+        p += sizeof(b);
+        size_t n = 1, blen = b.len;
+        const char *src = p;
+        if (b.len & AM_RUN) {
+            n = AM_RUN_N(b.len);
+            blen = AM_RUN_BLOCK(b.len);
+            src = p + AM_RUN_OFFSETS(n);
+        }
+        for (size_t k = 0; k < n; k++, src += blen) {
+            uint64_t a = b.addr + (b.len & AM_RUN ? (uint64_t)run_offset(p, k) : 0);
+            void *dst = (void *)(uintptr_t)a;
+            if (acc)
+                armcii_acc_apply(h->type, h->scale, src, dst, blen);
+            else /* where its owner reads it */
+                put_record(dst, src, blen, announced);
+        }
+        p += (b.len & AM_RUN ? AM_RUN_OFFSETS(n) : 0) + PAD8(n * blen);
     }
     if (acc)
         armcii_shm_acc_unlock(slot);
@@ -116,35 +169,54 @@ static int answer_getv(const am_hdr_t *h, size_t len)
 {
     if (armcii_ofi.nbounce_free == 0)
         return 0;
-    const am_blk_t *e = (const am_blk_t *)(h + 1);
-    size_t total = 0;
-    if (len < sizeof(*h) || h->nblk > (len - sizeof(*h)) / sizeof(*e))
+    if (len < sizeof(*h))
         armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
+    const char *p = (const char *)(h + 1), *end = (const char *)h + len;
+    size_t total = 0;
     uint64_t lo = 1, hi = 0; /* the segment found last */
     for (uint32_t i = 0; i < h->nblk; i++) {
-        check_record(h, e[i].addr, e[i].len, &lo, &hi);
-        total += e[i].len;
+        am_blk_t b;
+        if ((size_t)(end - p) < sizeof(b))
+            armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
+        memcpy(&b, p, sizeof(b));
+        size_t body = record_body(h, &b, (size_t)(end - p) - sizeof(b), 0);
+        check_blocks(h, &b, p + sizeof(b), &lo, &hi);
+        size_t bytes = b.len & AM_RUN ? AM_RUN_N(b.len) * AM_RUN_BLOCK(b.len) : b.len;
+        if (bytes > armcii_ofi.bounce_size - sizeof(am_hdr_t) - total)
+            armcii_fatal(am_tcall,
+                         "get request from rank %d asks for at least %zu bytes in one reply "
+                         "(more than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
+                         h->src, total + bytes);
+        total += bytes;
+        p += sizeof(b) + body;
     }
-    if (total > armcii_ofi.bounce_size - sizeof(am_hdr_t))
-        armcii_fatal(am_tcall,
-                     "get request from rank %d asks for %zu bytes in one reply (more "
-                     "than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
-                     h->src, total);
-    char *b = armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
-    am_hdr_t *r = (am_hdr_t *)b;
+    char *buf = armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
+    am_hdr_t *r = (am_hdr_t *)buf;
     memset(r, 0, sizeof(*r));
     r->kind = AM_GETV_REPLY;
     r->src = armcii_tp.rank;
     r->cookie = h->cookie;
     char *d = (char *)(r + 1);
+    p = (const char *)(h + 1);
     for (uint32_t i = 0; i < h->nblk; i++) {
-        if (e[i].len == 8) /* the common entry, one word, without the general copy */
-            memcpy(d, (void *)(uintptr_t)e[i].addr, 8);
+        am_blk_t b;
+        memcpy(&b, p, sizeof(b));
+        p += sizeof(b);
+        if (!(b.len & AM_RUN)) {
+            memcpy(d, (void *)(uintptr_t)b.addr, b.len);
+            d += b.len;
+            continue;
+        }
+        size_t n = AM_RUN_N(b.len), blen = AM_RUN_BLOCK(b.len);
+        if (blen == 8) /* the common entry, one word, without the general copy */
+            for (size_t k = 0; k < n; k++, d += 8)
+                memcpy(d, (void *)(uintptr_t)(b.addr + (uint64_t)run_offset(p, k)), 8);
         else
-            memcpy(d, (void *)(uintptr_t)e[i].addr, e[i].len);
-        d += e[i].len;
+            for (size_t k = 0; k < n; k++, d += blen)
+                memcpy(d, (void *)(uintptr_t)(b.addr + (uint64_t)run_offset(p, k)), blen);
+        p += AM_RUN_OFFSETS(n);
     }
-    am_send_bounce_later(h->src, b, sizeof(*r) + total);
+    am_send_bounce_later(h->src, buf, sizeof(*r) + total);
     return 1;
 }
 

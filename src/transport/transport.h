@@ -129,8 +129,9 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t 
                                const void *scale, int target);
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
 /** Records of @p len bytes (1 to 64) from @p local[k] to @p remote[k], k < @p n, packed in
- *  one loop into the buffer being filled: as many as it has room for (0 when none is
- *  open), which is the number returned; armcii_amb_add takes the next one. */
+ *  one loop into the buffer being filled, as one run record where they are more than one:
+ *  as many as it has room for (0 when none is open), which is the number returned;
+ *  armcii_amb_add takes the next one. */
 size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remote, size_t n,
                           size_t len);
 /** The same for a list of blocks of any length: packs @p s[k] while each is 1 to 64 bytes

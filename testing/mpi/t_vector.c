@@ -3,7 +3,7 @@
  * different sizes to myself and a neighbour read straight back; a handle per process in
  * flight at once; accumulate of all six types from every process into one place. Each case is
  * a static test_* function; main runs them in order on every process (they hold collective
- * calls). */
+ * calls). Long vectors of equal blocks travel as run records. */
 #include <string.h>
 
 #include "tester.h"
@@ -586,6 +586,95 @@ static void test_one_entry_over_two_allocations(void)
     free(b);
 }
 
+/* Long vectors of equal blocks, which travel over the fabric as run records (a block's
+ * address an offset from the run's first): 9001 blocks (odd, more than one message holds)
+ * of 1, 5, 8, 24 and 64 bytes at places scattered both ways through the neighbour's area;
+ * put, read back in reverse order, checked here and where they landed; then accumulated
+ * 8-byte blocks. The expected bytes are a formula of the block, byte and sender. */
+#define RUN_N      9001
+#define RUN_STRIDE 64
+
+static unsigned char run_byte(int k, int j, int from, int len)
+{
+    return (unsigned char)(k * 31 + j * 7 + from * 13 + len);
+}
+
+static int run_place(int k)
+{
+    return (int)(((long)k * 7919) % RUN_N); /* a permutation: 7919 and 9001 are prime */
+}
+
+static void test_vector_long_runs(void)
+{
+    static const int lens[] = {1, 5, 8, 24, 64};
+    size_t area = (size_t)RUN_N * RUN_STRIDE;
+    void **a = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(a, (armci_size_t)(area * (size_t)t_np));
+    unsigned char *src = malloc(area), *got = malloc(area);
+    void **ls = malloc(RUN_N * sizeof(void *)), **rs = malloc(RUN_N * sizeof(void *));
+    unsigned char *mine = (unsigned char *)a[peer] + area * (size_t)t_me;
+    int from = (t_me + t_np - 1) % t_np;
+    for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+        int len = lens[li];
+        for (int k = 0; k < RUN_N; k++)
+            for (int j = 0; j < len; j++)
+                src[(size_t)k * len + j] = run_byte(k, j, t_me, len);
+        for (int k = 0; k < RUN_N; k++) {
+            ls[k] = src + (size_t)k * len;
+            rs[k] = mine + (size_t)run_place(k) * RUN_STRIDE;
+        }
+        armci_giov_t put = {ls, rs, len, RUN_N};
+        ARMCI_PutV(&put, 1, peer);
+        for (int k = 0; k < RUN_N; k++)
+            ls[k] = got + (size_t)(RUN_N - 1 - k) * len;
+        memset(got, 0, area);
+        armci_giov_t get = {rs, ls, len, RUN_N};
+        getv(&get, 1, 1);
+        int bad = 0;
+        for (int k = 0; k < RUN_N; k++)
+            for (int j = 0; j < len; j++)
+                bad += got[(size_t)(RUN_N - 1 - k) * len + j] != run_byte(k, j, t_me, len);
+        CHECK(bad == 0, "%d blocks of %d bytes put and read back from process %d: %d bytes wrong",
+              RUN_N, len, peer, bad);
+        ARMCI_Barrier(); /* what my neighbour put into my area */
+        const unsigned char *in = (const unsigned char *)a[t_me] + area * (size_t)from;
+        bad = 0;
+        for (int k = 0; k < RUN_N; k++)
+            for (int j = 0; j < len; j++)
+                bad += in[(size_t)run_place(k) * RUN_STRIDE + j] != run_byte(k, j, from, len);
+        CHECK(bad == 0, "%d blocks of %d bytes from process %d where they landed: %d bytes wrong",
+              RUN_N, len, from, bad);
+        ARMCI_Barrier();
+    }
+    /* accumulate: 2 * (k + 1) into zeroed doubles */
+    memset(a[t_me], 0, area * (size_t)t_np);
+    ARMCI_Barrier();
+    double *vals = (double *)src, scale = 2.0;
+    for (int k = 0; k < RUN_N; k++) {
+        vals[k] = k + 1;
+        ls[k] = &vals[k];
+        rs[k] = mine + (size_t)run_place(k) * RUN_STRIDE;
+    }
+    armci_giov_t acc = {ls, rs, sizeof(double), RUN_N};
+    accv(&scale, &acc, 1, 0);
+    ARMCI_Barrier();
+    const unsigned char *in = (const unsigned char *)a[t_me] + area * (size_t)from;
+    int bad = 0;
+    for (int k = 0; k < RUN_N; k++) {
+        double v;
+        memcpy(&v, in + (size_t)run_place(k) * RUN_STRIDE, sizeof(v));
+        bad += v != 2.0 * (k + 1);
+    }
+    CHECK(bad == 0, "%d doubles accumulated by process %d: %d wrong", RUN_N, from, bad);
+    ARMCI_Barrier();
+    ARMCI_Free(a[t_me]);
+    free(a);
+    free(src);
+    free(got);
+    free(ls);
+    free(rs);
+}
+
 static void setup(void)
 {
     base = malloc((size_t)t_np * sizeof(void *));
@@ -617,6 +706,7 @@ int main(int argc, char **argv)
     test_vector_handles_in_flight();
     test_vector_acc_every_type_into_one_place();
     test_one_entry_over_two_allocations();
+    test_vector_long_runs();
     teardown();
     return t_finish("t_vector");
 }
