@@ -223,20 +223,35 @@ size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remo
     return m;
 }
 
+/* Stretches of a block list gathered for armcii_amb_add_run, at most this many blocks. */
+#define LIST_RUN_MAX 256
+
 size_t armcii_amb_add_list(armcii_amb_t *b, const armcii_xblk_t *s, size_t n)
 {
     if (!b->buf)
         return 0;
-    if (b->kind == AM_GETV) { /* no more than a buffer's entries */
-        size_t entries = (room() - b->used) / sizeof(am_blk_t);
-        getv_reserve(b, n < entries ? n : entries);
-    }
     size_t k = 0;
-    while (k < n && fits_whole(b, s[k].len)) {
-        add_whole(b, s[k].local, (uint64_t)(uintptr_t)s[k].remote, s[k].len);
+    while (k < n) {
+        size_t len = s[k].len, m = 1;
+        while (k + m < n && m < LIST_RUN_MAX && s[k + m].len == len)
+            m++;
+        if (m >= 2 && fits_whole(b, len)) { /* blocks of one length: a run */
+            char *ls[LIST_RUN_MAX], *rs[LIST_RUN_MAX];
+            for (size_t i = 0; i < m; i++) {
+                ls[i] = s[k + i].local;
+                rs[i] = s[k + i].remote;
+            }
+            k += armcii_amb_add_run(b, ls, rs, m, len);
+            continue;
+        }
+        if (!fits_whole(b, len))
+            break;
+        if (b->kind == AM_GETV)
+            getv_reserve(b, 1);
+        add_whole(b, s[k].local, (uint64_t)(uintptr_t)s[k].remote, len);
+        ((am_hdr_t *)b->buf)->nblk++;
         k++;
     }
-    ((am_hdr_t *)b->buf)->nblk += (uint32_t)k;
     return k;
 }
 
