@@ -301,6 +301,7 @@ armcii_status_t armcii_am_init(void)
 
 void armcii_am_fini(void)
 {
+    am_build_fini();
     /* The endpoint is closed by now: posted receives are gone, queued sends never go. */
     for (int i = 0; i < AM_NRECV; i++)
         free(am.recv_ops[i]);

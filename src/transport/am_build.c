@@ -21,12 +21,80 @@ struct armcii_amb {
     size_t used;   /* bytes of buf in use */
     size_t reply;  /* GETV: bytes the reply will carry */
     am_ctx_t *ctx; /* GETV: the blocks to scatter */
-    size_t cap;
 };
 
 static size_t room(void)
 {
     return armcii_ofi.bounce_size;
+}
+
+/* Contexts of replies taken, kept with their scatter lists for the next requests (up to
+ * CTX_KEEP of them, with lists of up to CTX_KEEP_BLOCKS blocks). */
+#define CTX_KEEP        32
+#define CTX_KEEP_BLOCKS 65536
+#define CTX_FIRST_CAP   64
+
+static am_ctx_t *ctx_kept[CTX_KEEP];
+static int nctx_kept;
+
+/* Room in @p c's scatter list for @p cap blocks, its first @p n kept. */
+static void ctx_grow(const char *call, am_ctx_t *c, size_t cap, size_t n)
+{
+    char **np = malloc(cap * (sizeof(char *) + sizeof(size_t)));
+    if (!np)
+        armcii_fatal(call, "out of memory");
+    size_t *nl = (size_t *)(np + cap);
+    if (n > 0) {
+        memcpy(np, c->lptr, n * sizeof(char *));
+        memcpy(nl, c->llen, n * sizeof(size_t));
+    }
+    free(c->lptr);
+    c->lptr = np;
+    c->llen = nl;
+    c->cap = cap;
+}
+
+am_ctx_t *am_ctx_get(const char *call, armcii_req_t *req)
+{
+    am_ctx_t *c = nctx_kept > 0 ? ctx_kept[--nctx_kept] : calloc(1, sizeof(*c));
+    if (!c)
+        armcii_fatal(call, "out of memory");
+    if (c->cap == 0)
+        ctx_grow(call, c, CTX_FIRST_CAP, 0);
+    c->magic = CTX_MAGIC;
+    c->req = req;
+    c->n = 0;
+    c->result = NULL;
+    c->rsize = 0;
+    return c;
+}
+
+void am_ctx_release(am_ctx_t *c)
+{
+    c->magic = 0; /* a second reply naming it is recognised */
+    if (nctx_kept < CTX_KEEP && c->cap <= CTX_KEEP_BLOCKS) {
+        ctx_kept[nctx_kept++] = c;
+        return;
+    }
+    free(c->lptr);
+    free(c);
+}
+
+/* Builders ended, kept for the next operations (an open message holds one meanwhile). */
+#define BUILDERS_KEEP 8
+
+static armcii_amb_t *builders_kept[BUILDERS_KEEP];
+static int nbuilders_kept;
+
+void am_build_fini(void)
+{
+    while (nbuilders_kept > 0)
+        free(builders_kept[--nbuilders_kept]);
+    while (nctx_kept > 0) {
+        am_ctx_t *c = ctx_kept[--nctx_kept];
+        free(c->lptr);
+        free(c);
+    }
 }
 
 static void amb_open(armcii_amb_t *b)
@@ -41,16 +109,7 @@ static void amb_open(armcii_amb_t *b)
     b->used = sizeof(*h);
     b->reply = 0;
     if (b->kind == AM_GETV) {
-        b->ctx = calloc(1, sizeof(*b->ctx));
-        b->cap = 16;
-        if (b->ctx) {
-            b->ctx->lptr = malloc(b->cap * (sizeof(char *) + sizeof(size_t)));
-            b->ctx->llen = (size_t *)(b->ctx->lptr + b->cap);
-        }
-        if (!b->ctx || !b->ctx->lptr)
-            armcii_fatal(b->call, "out of memory");
-        b->ctx->magic = CTX_MAGIC;
-        b->ctx->req = b->req;
+        b->ctx = am_ctx_get(b->call, b->req);
         h->cookie = (uint64_t)(uintptr_t)b->ctx;
     } else {
         h->cookie = armcii_req_cookie(b->req);
@@ -70,9 +129,10 @@ static void amb_send(armcii_amb_t *b)
 armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
                                const void *scale, int target)
 {
-    armcii_amb_t *b = calloc(1, sizeof(*b));
+    armcii_amb_t *b = nbuilders_kept > 0 ? builders_kept[--nbuilders_kept] : malloc(sizeof(*b));
     if (!b)
         armcii_fatal(call, "out of memory");
+    memset(b, 0, sizeof(*b));
     b->call = call;
     b->kind = what == ARMCII_OP_PUT ? AM_PUTV : what == ARMCII_OP_ACC ? AM_ACCV : AM_GETV;
     b->type = type;
@@ -88,21 +148,12 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t 
 static void getv_reserve(armcii_amb_t *b, size_t n)
 {
     am_ctx_t *c = b->ctx;
-    if (c->n + n <= b->cap)
+    if (c->n + n <= c->cap)
         return;
-    size_t cap = 2 * b->cap;
+    size_t cap = 2 * c->cap;
     while (cap < c->n + n)
         cap *= 2;
-    char **np = malloc(cap * (sizeof(char *) + sizeof(size_t)));
-    if (!np)
-        armcii_fatal(b->call, "out of memory");
-    size_t *nl = (size_t *)(np + cap);
-    memcpy(np, c->lptr, c->n * sizeof(char *));
-    memcpy(nl, c->llen, c->n * sizeof(size_t));
-    free(c->lptr);
-    c->lptr = np;
-    c->llen = nl;
-    b->cap = cap;
+    ctx_grow(b->call, c, cap, c->n);
 }
 
 /* Whether a block of @p len bytes goes into the open buffer whole, as one record. */
@@ -315,7 +366,10 @@ void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
 void armcii_amb_end(armcii_amb_t *b)
 {
     amb_send(b);
-    free(b);
+    if (nbuilders_kept < BUILDERS_KEEP)
+        builders_kept[nbuilders_kept++] = b;
+    else
+        free(b);
 }
 
 void armcii_amb_end_lazy(armcii_amb_t *b)
@@ -339,11 +393,7 @@ void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value)
 void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
                    int target, uint64_t addr, uint64_t operand, uint64_t comparand)
 {
-    am_ctx_t *c = calloc(1, sizeof(*c));
-    if (!c)
-        armcii_fatal(call, "out of memory");
-    c->magic = CTX_MAGIC;
-    c->req = req;
+    am_ctx_t *c = am_ctx_get(call, req);
     c->result = result;
     c->rsize = rsize;
     char *b = armcii_ofi_bounce_get(call);

@@ -58,7 +58,8 @@ typedef struct {
 typedef struct {
     uint32_t magic;
     armcii_req_t *req;
-    size_t n; /* GETV: blocks to scatter */
+    size_t n;   /* GETV: blocks to scatter */
+    size_t cap; /* room in lptr and llen */
     char **lptr;
     size_t *llen;
     void *result; /* RMW: where the old value goes */
@@ -82,6 +83,13 @@ void am_register(uint32_t kind, am_handler_t fn, int flags);
 /** The handlers of am_target.c register themselves. */
 void am_target_register(void);
 
+/** A context for a GETV or RMW request (am_build.c): one kept from an earlier request
+ *  when there is one, so that a small operation allocates nothing. */
+am_ctx_t *am_ctx_get(const char *call, armcii_req_t *req);
+/** A reply has been taken: @p c is kept for the next request (or freed). */
+void am_ctx_release(am_ctx_t *c);
+/** At finalize: the kept contexts and message builders freed. */
+void am_build_fini(void);
 /** A request's cookie, and back (ends the job for one that is not in flight). */
 am_ctx_t *am_cookie_ctx(uint64_t cookie);
 

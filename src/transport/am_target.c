@@ -237,9 +237,7 @@ static int take_getv_reply(const am_hdr_t *h, size_t len)
         d += c->llen[i];
     }
     armcii_req_t *req = c->req;
-    c->magic = 0;
-    free(c->lptr);
-    free(c);
+    am_ctx_release(c);
     armcii_tp.op_done(req);
     return 1;
 }
@@ -268,8 +266,7 @@ static int take_rmw_reply(const am_hdr_t *h, size_t len)
         memcpy(c->result, &h->arg[0], 8);
     }
     armcii_req_t *req = c->req;
-    c->magic = 0;
-    free(c);
+    am_ctx_release(c);
     armcii_tp.op_done(req);
     return 1;
 }
