@@ -27,6 +27,7 @@ ARMCII_ENV(KEEP_WARM, AUTO, "auto", "the progress thread reads the runtime's hot
 ARMCII_ENV(WARM_INTERVAL_US, INT, "100", "least time between two keep-warm passes, in microseconds (0: a pass at every wake-up of the progress thread, which passes ride on)")
 ARMCII_ENV(PLACEMENT, STR, "auto", "where copies into memory another party reads land (same-node puts and gets, copies out of bounce buffers, a target's copies of packed blocks, collectives' blocks): cache, memory (non-temporal stores, around the cache) or auto (memory from this process's share of the last-level cache up, the size hwloc reports over the processes of the machine; cache below, and for data a flag announces)")
 ARMCII_ENV(YIELD_IDLE, AUTO, "auto", "a wait (and ARMCIX_Progress) that finds nothing to do yields the processor at once instead of after 128 empty polls; auto = when the processes of this machine outnumber its hardware threads")
+ARMCII_ENV(WAIT_MPI_TESTS, INT, "0", "MPI tests between two polls of libfabric while a collective or armci_msg_* call waits on MPI; 0 = as many as one poll costs tests, measured during the waits (8 where MPI goes through shared memory, 1 where it goes over TCP and a test polls its sockets)")
 ARMCII_ENV(MAX_REQUESTS, INT, "4096", "request pool size; when it is full the oldest request is completed")
 ARMCII_ENV_SAME(BOUNCE_SIZE, SIZE, "64K", "size of one registered bounce buffer (buffered protocol, software accumulate)")
 ARMCII_ENV(BOUNCE_COUNT, INT, "64", "number of registered bounce buffers per process")

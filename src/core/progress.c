@@ -62,17 +62,27 @@ int armcii_progress(void)
 /* A waiting loop's poll. After a run of empty polls it yields the processor: with more
  * runnable threads than cores (the progress threads, oversubscribed ranks) a spinning
  * waiter otherwise keeps the very thread it waits for off the processor. */
-void armcii_poll_waiting(const char *call, unsigned *idle)
+/* ... and with @p spent, the time its fabric pass took (without the yield). */
+static void poll_waiting(const char *call, unsigned *idle, double *spent)
 {
     static unsigned polls;
     if (++polls % POLLS_PER_LIVE_LOOK == 0) /* a poll is a fraction of a microsecond */
         armcii_live_poll(call);
     if (holding()) /* what is waited for may answer one of them */
         held->send_all(call);
-    if (armcii_progress() > 0)
+    double t0 = spent ? armcii_now() : 0;
+    int n = armcii_progress();
+    if (spent)
+        *spent = armcii_now() - t0;
+    if (n > 0)
         *idle = 0;
     else if (++*idle % armcii_g.yield_after == 0)
         sched_yield();
+}
+
+void armcii_poll_waiting(const char *call, unsigned *idle)
+{
+    poll_waiting(call, idle, NULL);
 }
 
 static void timed_out(const char *call, const char *what, int target, double waited)
@@ -189,11 +199,71 @@ void armcii_req_wait_all(const char *call)
 
 /* MPI is asked at every poll, costly as MPI_Test is: asking less often leaves libfabric
  * polls between a finished collective and our noticing it (docs/performance.md, "How the
- * runtime waits"). */
+ * runtime waits").
+ *
+ * A wait on MPI alternates MPI tests, which notice the collective's end, with passes of
+ * the fabric, which serve the peers whose operations on us the collective may wait for.
+ * The two get about equal time: as many tests between passes as one pass costs tests.
+ * Where MPI's messages go through shared memory a test costs a tenth of a pass over tcp
+ * (so 8 tests to a pass, the start); where MPI too goes over TCP a test polls its sockets
+ * and costs as much as a pass, and 8 tests would leave a peer's request unread for as long
+ * as 8 passes. Both costs are sampled now and then; a pass that serves a transfer takes
+ * longer than one that finds nothing, and is no reason to pass less often, so the least of
+ * a window of samples is what counts. ARMCI_WAIT_MPI_TESTS fixes the number instead. */
+#define MIX_SAMPLE_EVERY 64 /* one timed test in this many, one timed pass in an eighth */
+#define MIX_WINDOW       16 /* samples of each whose least counts */
+#define MIX_TESTS_MAX    16
 
-/* MPI tests per progress pass of the fabric: a pass over tcp costs about a microsecond,
- * an MPI test a tenth of that, and a short collective is over before the first pass. */
-#define MPI_TESTS_PER_POLL 8
+typedef struct {
+    double least; /* of the window so far */
+    unsigned n;   /* samples in the window */
+    double cost;  /* the least of the last full window (0: none yet) */
+} mix_cost_t;
+
+static struct {
+    mix_cost_t test, pass;
+    unsigned tests;           /* MPI tests per fabric pass */
+    unsigned ntests, npasses; /* seen, for the sampling */
+} mix = {.tests = 8};
+
+static void mix_fold(mix_cost_t *c, double s)
+{
+    if (armcii_g.env.WAIT_MPI_TESTS > 0) { /* chosen: no sampling */
+        mix.tests = (unsigned)armcii_g.env.WAIT_MPI_TESTS;
+        return;
+    }
+    c->least = c->n == 0 || s < c->least ? s : c->least;
+    if (++c->n < MIX_WINDOW)
+        return;
+    c->cost = c->least;
+    c->n = 0;
+    if (mix.test.cost <= 0 || mix.pass.cost <= 0)
+        return;
+    double r = mix.pass.cost / mix.test.cost + 0.5;
+    mix.tests = r < 1 ? 1 : r > MIX_TESTS_MAX ? MIX_TESTS_MAX : (unsigned)r;
+}
+
+static void mix_test(int n, MPI_Request *mreqs, int *done, MPI_Status *statuses)
+{
+    if (++mix.ntests % MIX_SAMPLE_EVERY != 0) {
+        MPI_Testall(n, mreqs, done, statuses);
+        return;
+    }
+    double t0 = armcii_now();
+    MPI_Testall(n, mreqs, done, statuses);
+    mix_fold(&mix.test, armcii_now() - t0);
+}
+
+static void mix_pass(const char *call, unsigned *idle)
+{
+    if (++mix.npasses % (MIX_SAMPLE_EVERY / 8) != 0 || !armcii_g.fabric) {
+        poll_waiting(call, idle, NULL);
+        return;
+    }
+    double spent;
+    poll_waiting(call, idle, &spent);
+    mix_fold(&mix.pass, spent);
+}
 
 void armcii_mpi_wait(const char *call, MPI_Request *mreq)
 {
@@ -244,11 +314,11 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
     const char *outer = mpi_call;
     mpi_call = call;
     for (unsigned i = 0; !done; i++) {
-        MPI_Testall(n, mreqs, &done, statuses);
+        mix_test(n, mreqs, &done, statuses);
         if (done)
             break;
-        if (i % MPI_TESTS_PER_POLL == MPI_TESTS_PER_POLL - 1)
-            armcii_poll_waiting(call, &w.idle);
+        if (i % mix.tests == mix.tests - 1)
+            mix_pass(call, &w.idle);
         if (i % CLOCK_EVERY != CLOCK_EVERY - 1)
             continue;
         double now = armcii_now();
