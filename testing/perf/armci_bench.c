@@ -660,6 +660,38 @@ static void cq_wait_one(void)
         OFI_CHECK(rc_);                                                                            \
     } while (0)
 
+/* MPI's own bandwidth between the two processes, the transport under ARMCI-MPI and
+ * ComEx: a window of 16 messages of @p n bytes from process 0, which process 1 acknowledges
+ * with an empty one once all have arrived (as fi_write's completions tell process 0). */
+static void run_raw_mpi(int me, char *buf, size_t max)
+{
+    MPI_Request r[16];
+    for (size_t n = 1024; n <= max; n *= 4) {
+        double t[BATCHES];
+        for (int b = -1; b < BATCHES; b++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = bench_now();
+            for (int i = 0; i < 16; i++) {
+                if (me == 0)
+                    MPI_Isend(buf + max, (int)n, MPI_BYTE, 1, i, MPI_COMM_WORLD, &r[i]);
+                else if (me == 1)
+                    MPI_Irecv(buf, (int)n, MPI_BYTE, 0, i, MPI_COMM_WORLD, &r[i]);
+                else
+                    r[i] = MPI_REQUEST_NULL;
+            }
+            MPI_Waitall(16, r, MPI_STATUSES_IGNORE);
+            if (me == 0)
+                MPI_Recv(NULL, 0, MPI_BYTE, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            else if (me == 1)
+                MPI_Send(NULL, 0, MPI_BYTE, 0, 99, MPI_COMM_WORLD);
+            if (b >= 0)
+                t[b] = (double)n * 16 / (bench_now() - t0) / 1e6;
+        }
+        if (me == 0)
+            emit("mpi_bw", n, bench_median(t, BATCHES), "MB/s");
+    }
+}
+
 static void run_raw_ofi(void)
 {
     int me;
@@ -756,6 +788,19 @@ static void run_raw_ofi(void)
             }
             emit("read_bw", n, bench_median(t, BATCHES), "MB/s");
         }
+        for (size_t n = 1024; n <= max; n *= 4) {
+            double t[BATCHES];
+            for (int b = -1; b < BATCHES; b++) {
+                double t0 = bench_now();
+                for (int i = 0; i < 16; i++)
+                    RAW_OP(fi_write(rep, local, n, desc, addr[1], raddr, key, &ctx[i]));
+                for (int i = 0; i < 16; i++)
+                    cq_wait_one();
+                if (b >= 0)
+                    t[b] = (double)n * 16 / (bench_now() - t0) / 1e6;
+            }
+            emit("write_bw", n, bench_median(t, BATCHES), "MB/s");
+        }
     }
     /* The target makes progress until the measuring process is done. */
     MPI_Request done;
@@ -765,6 +810,7 @@ static void run_raw_ofi(void)
         fi_cq_read(rcq, NULL, 0);
         MPI_Test(&done, &flag, MPI_STATUS_IGNORE);
     }
+    run_raw_mpi(me, buf, max);
     fi_close(&rep->fid);
     fi_close(&mr->fid);
     fi_close(&rcq->fid);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The table of a run-peers.sh CSV: one row per configuration, operation and size; per
 # library the median over the rounds; the floor of that row (memcpy on the node, plain
-# libfabric over tcp, where one was measured); the best peer (the best library that is not
-# armci-ofi, by the row's unit: time and ratio lower, bandwidth and overlap higher) and
-# armci-ofi over it ("ahead" when ours is at least as good; armci-ofi-before, run-peers.sh's
-# BEFORE_ENV column, is not a peer).
+# libfabric over tcp, where one was measured); MPI's own two-sided bandwidth beside the
+# bandwidth rows over tcp (the transport under ARMCI-MPI and ComEx); the best peer (the
+# best library that is not armci-ofi, by the row's unit: time and ratio lower, bandwidth
+# and overlap higher) and armci-ofi over it ("ahead" when ours is at least as good;
+# armci-ofi-before, run-peers.sh's BEFORE_ENV column, is not a peer).
 #   peers-table.sh PEERS_CSV
 f=${1:?usage: peers-table.sh PEERS_CSV}
 awk -F, '
@@ -20,6 +21,8 @@ NR == 1 { next }
         if (op == "fi_read") { add($2, "get", $6, "libfabric", $7, $8); next }
         if (op == "fi_write") { add($2, "put", $6, "libfabric", $7, $8); next }
         if (op == "read_bw") { add($2, "get_bw", $6, "libfabric", $7, $8); next }
+        if (op == "write_bw") { add($2, "put_bw", $6, "libfabric", $7, $8); next }
+        if (op == "mpi_bw") { add($2, "get_bw", $6, "mpi", $7, $8); add($2, "put_bw", $6, "mpi", $7, $8); next }
     }
     add($2, op, $6, $3, $7, $8)
 }
@@ -28,7 +31,7 @@ function add(cfg, op, bytes, lib, v, unit,    k) {
     if (!(k in seen)) { seen[k] = 1; order[++n] = k; units[k] = unit }
     if (!(lib in haslib)) {
         haslib[lib] = 1
-        if (lib != "memcpy" && lib != "libfabric") libs[++nl] = lib
+        if (lib != "memcpy" && lib != "libfabric" && lib != "mpi") libs[++nl] = lib
     }
     vals[k, lib] = vals[k, lib] " " v
 }
@@ -44,10 +47,10 @@ function show(v) { return v == "" ? "-" : sprintf(v >= 100 ? "%.0f" : v >= 10 ? 
 END {
     printf "| config | operation | bytes | unit |"
     for (i = 1; i <= nl; i++) printf " %s |", libs[i]
-    print " floor | best peer | armci-ofi / best |"
+    print " floor | MPI send/recv | best peer | armci-ofi / best |"
     printf "|---|---|---|---|"
     for (i = 1; i <= nl; i++) printf "---|"
-    print "---|---|---|"
+    print "---|---|---|---|"
     for (r = 1; r <= n; r++) {
         k = order[r]
         split(k, p, SUBSEP)
@@ -67,6 +70,7 @@ END {
         verdict = "-"
         if (ours != "" && best != "" && best + 0 != 0)
             verdict = sprintf("%.2f%s", ours / best, better(u, best + 0, ours + 0) ? "" : " ahead")
-        printf " %s | %s | %s |\n", show(fl), best == "" ? "-" : bestlib " " show(best), verdict
+        printf " %s | %s | %s | %s |\n", show(fl), show(median(vals[k, "mpi"])),
+            best == "" ? "-" : bestlib " " show(best), verdict
     }
 }' "$f"
