@@ -163,7 +163,10 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
 {
     static const char *what[] = {"a get", "a put", "an operation applied by the target",
                                  "an atomic operation"};
-    if (req->in_use && req->gen == gen && req->target >= 0 && armcii_g.peers[req->target].open)
+    /* held may be unset, as holding() allows: nothing is held back before rma.c registers
+     * it (armcii_put_open_init). Tested last: an open message to this target is rare. */
+    if (req->in_use && req->gen == gen && req->target >= 0 && armcii_g.peers[req->target].open &&
+        held)
         held->send_waited(call, req->target); /* perhaps this very request */
     watch_t w = {0};
     double t0 = armcii_g.env.STATS ? armcii_now() : 0;
