@@ -9,7 +9,7 @@
  * (allocating and freeing them) and halloc.c (a slice of the node heap), select.c (the
  * protocol of each operation), rma.c, nc.c and rmw.c (contiguous, noncontiguous and read-
  * modify-write operations, with iter.c walking descriptors, and acc.c the accumulate and
- * atomic kernels), pool.c and req.c (the request pool; the life of a request), progress.c
+ * atomic kernels), pool.h and req.c (the request pool; the life of a request), progress.c
  * (polling, waits, the progress thread), order.c (ordering and fences), place.c (where
  * arriving data land), warm.c and hot.h (keeping hot structures cached), stats.c and
  * report.c (counters; their report), common.h and error.c (what the transport shares).

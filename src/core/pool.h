@@ -1,7 +1,12 @@
 /*
- * The request pool (pool.c): requests and handles. A request lives in a bounded pool; a
- * handle names it by slot and generation, so a handle whose request has completed (and
- * whose slot may carry another request by now) is recognised, and never followed blindly.
+ * The request pool: requests and handles. A request lives in a bounded pool; a handle
+ * names it by slot and generation, so a handle whose request has completed (and whose
+ * slot may carry another request by now) is recognised, and never followed blindly.
+ *
+ * What every nonblocking operation and its wait do to the pool (take a slot, bind the
+ * caller's handle, read a handle, release the slot) is inline here, in the file of the
+ * request's life that calls it (req.c, sync.c): a small get and its wait then cross no
+ * file for the pool. pool.c keeps what runs once (making and freeing the pool).
  */
 #ifndef ARMCII_POOL_H
 #define ARMCII_POOL_H
@@ -67,19 +72,85 @@ static inline uint64_t armcii_req_cookie(const armcii_req_t *req)
     return ((uint64_t)(uint32_t)req->index << 32) | req->gen;
 }
 
+/** Makes @p pool of @p nslots free requests; 0, or -1 when out of memory. */
 int armcii_pool_init(armcii_pool_t *pool, int nslots);
 void armcii_pool_fini(armcii_pool_t *pool);
 /** Bytes the pool holds. */
 size_t armcii_pool_bytes(const armcii_pool_t *pool);
+
 /** A free request, appended to the active list as the newest; NULL when the pool is full. */
-armcii_req_t *armcii_pool_take(armcii_pool_t *pool);
-/** Return @p req to the pool; its generation changes, so handles to it read as completed. */
-void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *req);
+static inline armcii_req_t *armcii_pool_take(armcii_pool_t *pool)
+{
+    if (pool->free_head < 0)
+        return NULL;
+    armcii_req_t *r = &pool->slots[pool->free_head];
+    pool->free_head = r->next_free;
+    r->in_use = 1;
+    r->pending = 0;
+    r->scratch = NULL;
+    r->implicit = 0;
+    r->on_release = NULL;
+    r->copied = 0;
+    r->hdl = NULL;
+    r->older = pool->newest;
+    r->newer = NULL;
+    if (pool->newest)
+        pool->newest->newer = r;
+    else
+        pool->oldest = r;
+    pool->newest = r;
+    pool->nactive++;
+    return r;
+}
+
+/* The home entry of the handle at @p h in the pool's table of bound handles. */
+static inline unsigned armcii_pool_home(const armcii_pool_t *pool, const armci_hdl_t *h)
+{
+    return (unsigned)(((uint64_t)(uintptr_t)h * 0x9E3779B97F4A7C15ull) >> 32) & pool->bound_mask;
+}
+
 /** The request in flight that the handle at @p h names, or NULL. */
-armcii_req_t *armcii_pool_bound(const armcii_pool_t *pool, const armci_hdl_t *h);
+static inline armcii_req_t *armcii_pool_bound(const armcii_pool_t *pool, const armci_hdl_t *h)
+{
+    for (unsigned i = armcii_pool_home(pool, h);; i = (i + 1) & pool->bound_mask) {
+        armcii_req_t *e = pool->bound[i];
+        if (!e || e->hdl == h)
+            return e;
+    }
+}
+
 /** Record that the handle at @p h names @p req, in flight, until @p req is released. The
  *  caller has made sure that no other request is bound to @p h. */
-void armcii_pool_bind(armcii_pool_t *pool, armcii_req_t *req, const armci_hdl_t *h);
+static inline void armcii_pool_bind(armcii_pool_t *pool, armcii_req_t *req, const armci_hdl_t *h)
+{
+    unsigned i = armcii_pool_home(pool, h);
+    while (pool->bound[i])
+        i = (i + 1) & pool->bound_mask;
+    req->hdl = h;
+    pool->bound[i] = req;
+    __atomic_store_n(&pool->nbound, pool->nbound + 1, __ATOMIC_RELAXED);
+}
+
+/* Removes @p r's entry, moving later entries of its probe run back so that every entry
+ * stays reachable from its home slot. */
+static inline void armcii_pool_unbind(armcii_pool_t *pool, armcii_req_t *r)
+{
+    unsigned m = pool->bound_mask, i = armcii_pool_home(pool, r->hdl);
+    while (pool->bound[i] != r)
+        i = (i + 1) & m;
+    for (unsigned j = (i + 1) & m; pool->bound[j]; j = (j + 1) & m) {
+        unsigned k = armcii_pool_home(pool, pool->bound[j]->hdl);
+        /* an entry whose home lies cyclically in (i, j] stays where it is */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+        pool->bound[i] = pool->bound[j];
+        i = j;
+    }
+    pool->bound[i] = NULL;
+    r->hdl = NULL;
+    __atomic_store_n(&pool->nbound, pool->nbound - 1, __ATOMIC_RELAXED);
+}
+
 /** Handles that name requests in flight. */
 static inline int armcii_pool_nbound(const armcii_pool_t *pool)
 {
@@ -106,6 +177,27 @@ typedef enum {
     ARMCII_HDL_WAITED  /* ARMCI_Wait returned for it already */
 } armcii_hdl_state_t;
 
+/** Return @p r to the pool; its generation changes, so handles to it read as completed. */
+static inline void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *r)
+{
+    if (r->hdl)
+        armcii_pool_unbind(pool, r);
+    if (r->older)
+        r->older->newer = r->newer;
+    else
+        pool->oldest = r->newer;
+    if (r->newer)
+        r->newer->older = r->older;
+    else
+        pool->newest = r->older;
+    r->older = r->newer = NULL;
+    r->in_use = 0;
+    r->gen = (r->gen + 1) & ARMCII_HDL_GEN_MASK;
+    r->next_free = pool->free_head;
+    pool->free_head = r->index;
+    pool->nactive--;
+}
+
 /** Write @p h: request @p slot (or an ARMCII_HDL_SLOT_* state) of generation @p gen. */
 static inline void armcii_hdl_set(armci_hdl_t *h, int slot, uint32_t gen, int aggregate)
 {
@@ -120,7 +212,37 @@ static inline int armcii_hdl_is_aggregate(const armci_hdl_t *h)
     return (tag >> 24) == ARMCII_HDL_MAGIC && (tag & ARMCII_HDL_AGG_BIT) != 0;
 }
 /** Classify @p h; for ACTIVE, @p req_p receives the request. */
-armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
-                                    armcii_req_t **req_p);
+static inline armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
+                                                  armcii_req_t **req_p)
+{
+    if (((unsigned)h->tag >> 24) != ARMCII_HDL_MAGIC)
+        return ARMCII_HDL_BAD;
+    switch (h->slot) {
+    case ARMCII_HDL_SLOT_IDLE:
+        return ARMCII_HDL_IDLE;
+    case ARMCII_HDL_SLOT_WAITED:
+        return ARMCII_HDL_WAITED;
+    case ARMCII_HDL_SLOT_TESTED:
+        return ARMCII_HDL_TESTED;
+    case ARMCII_HDL_SLOT_DONE:
+        return ARMCII_HDL_DONE;
+    default:
+        break;
+    }
+    if (h->slot < 0 || h->slot >= pool->nslots)
+        return ARMCII_HDL_BAD;
+    armcii_req_t *r = &pool->slots[h->slot];
+    uint32_t gen = (unsigned)h->tag & ARMCII_HDL_GEN_MASK;
+    if (r->in_use && r->gen == gen && !r->implicit) {
+        *req_p = r;
+        return ARMCII_HDL_ACTIVE;
+    }
+    /* The slot moved on: the request this handle named has completed. A generation from
+     * the future cannot have been produced by us. */
+    uint32_t age = (r->gen - gen) & ARMCII_HDL_GEN_MASK;
+    if (age == 0 || age > (ARMCII_HDL_GEN_MASK >> 1))
+        return ARMCII_HDL_BAD;
+    return ARMCII_HDL_DONE;
+}
 
 #endif

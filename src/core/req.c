@@ -2,7 +2,7 @@
  * The life of a request: made (armcii_req_new), its transport operations issued and
  * completed (armcii_req_issued, armcii_req_op_done), found again from a reply's cookie,
  * marked copied, bound to the caller's handle, and released when its last operation
- * completes. Waiting for one is progress.c's; the pool it lives in, pool.c.
+ * completes. Waiting for one is progress.c's; the pool it lives in, pool.h (inline).
  */
 #include <stdlib.h>
 
