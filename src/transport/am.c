@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/invariant.h"
 #include "../core/stats.h"
 #include "am_acks.h"
 #include "am_internal.h"
@@ -68,11 +69,23 @@ static struct {
     ofi_op_t *reposts[AM_NRECV];
     int nreposts;
     pending_t *head, *tail;
+    /* what armcii_am_flush_deferred has to do: entries of the queue, and nreposts (ofi.c
+     * calls it only while this is not zero) */
+    int owed;
     am_acks_t acks; /* deferred acknowledgements of flagged puts */
     am_entry_t handlers[AM_KIND_END - AM_PUTV];
 } am;
 
 const char am_tcall[] = "armci progress (incoming operation)";
+
+/* am.owed is zero exactly when nothing is queued and no receive waits to be posted again:
+ * ofi.c calls armcii_am_flush_deferred only while it is not. */
+static inline void owed_check(void)
+{
+    ARMCII_INVARIANT((am.owed == 0) == (!am.head && am.nreposts == 0) && am.owed >= am.nreposts,
+                     "%d owed, %d receives to post again, the queue %s", am.owed, am.nreposts,
+                     am.head ? "not empty" : "empty");
+}
 
 void am_register(uint32_t kind, am_handler_t fn, int flags)
 {
@@ -118,6 +131,7 @@ static void enqueue(int to, void *buf, size_t len, int is_bounce, int is_request
     else
         am.head = p;
     am.tail = p;
+    am.owed++;
 }
 
 /* Every message, as it leaves: its sender, and how many of the receiver's requests have been
@@ -209,6 +223,7 @@ void armcii_am_flush_deferred(void)
         if (am.tail == p)
             am.tail = prev;
         free(p);
+        am.owed--;
         p = next;
     }
     while (am.nreposts > 0) {
@@ -218,7 +233,9 @@ void armcii_am_flush_deferred(void)
         if (rc != 0)
             armcii_ofi_fail("armci progress", "fi_recv", armcii_tp.rank, rc);
         am.nreposts--;
+        am.owed--;
     }
+    owed_check();
 }
 
 /* ---- acknowledgements ---- */
@@ -276,7 +293,7 @@ armcii_status_t armcii_am_init(void)
     if (am_acks_init(&am.acks, n, armcii_tp.max_requests) != 0)
         return ARMCII_ENOMEM;
     register_engine();
-    armcii_ofi_set_receiver(armcii_am_handle, armcii_am_flush_deferred);
+    armcii_ofi_set_receiver(armcii_am_handle, armcii_am_flush_deferred, &am.owed);
     am.buf_size = armcii_ofi.bounce_size;
     size_t total = armcii_am_bytes();
     if (posix_memalign((void **)&am.slab, 4096, total) != 0)
@@ -391,10 +408,13 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
     }
     armcii_am_deferred -= am_acks_took(&am.acks, src, acked, armcii_tp.op_done);
     int rc = am.nreposts > 0 ? -FI_EAGAIN : post_recv(op);
-    if (rc == -FI_EAGAIN)
+    if (rc == -FI_EAGAIN) {
         am.reposts[am.nreposts++] = op;
-    else if (rc != 0)
+        am.owed++;
+    } else if (rc != 0) {
         armcii_ofi_fail("armci progress", "fi_recv", armcii_tp.rank, rc);
+    }
+    owed_check();
 }
 
 /* ---- origin side: requests ---- */

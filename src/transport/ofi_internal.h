@@ -135,8 +135,10 @@ void armcii_ofi_close_endpoint(void);
 void armcii_ofi_close(void);
 /** Bytes of ofi.c's own: bounce buffers (all registered, in @p registered_p), tables. */
 size_t armcii_ofi_own_bytes(size_t *registered_p);
-/** Arrived messages go to @p handle; @p after_poll runs after every poll (am.c's). */
-void armcii_ofi_set_receiver(void (*handle)(ofi_op_t *op, size_t len), void (*after_poll)(void));
+/** Arrived messages go to @p handle; @p after_poll runs after a poll while *@p owed > 0
+ *  (am.c's: what it has queued to send or to post again). */
+void armcii_ofi_set_receiver(void (*handle)(ofi_op_t *op, size_t len), void (*after_poll)(void),
+                             const int *owed);
 
 /** How armci-ofi treats a provider's atomics, in words (armci-info). */
 const char *armcii_ofi_atomics_policy(const char *prov);
