@@ -3,8 +3,9 @@
 # the runtime: shared memory on; shared memory off over libfabric's tcp, shm and
 # sockets providers; several nodes (ARMCI_NODE_SIZE: shared memory within, libfabric
 # between); the buffered protocol; software and native accumulates; the get cache.
-# The runs are listed in testing/mpi/matrix. Prints one TAP line per run (report.sh);
-# exits non-zero if any run failed.
+# The runs are listed in testing/mpi/matrix. Prints one TAP line per run (report.sh),
+# after two for the programs themselves (each built, each run); exits non-zero if any
+# failed.
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${top_builddir:-.}/testing/mpi
 run="$here/run-mpi.sh"
@@ -32,6 +33,37 @@ one() { # one NAME NPROCS ENV...: runs $prog
 # it). `read` without -r joins a line that ends in a backslash to the next.
 matrix=$here/mpi/matrix
 default_ifs=$IFS
+
+# Makefile.am builds every testing/mpi/t_*.c, and the matrix says how each runs; nothing
+# else lists them. So: every program there is built; each runs, by a line of the matrix or
+# by a script here that names it (errors.sh, dead.sh, stats.sh); and every program the
+# matrix names has its source.
+matrix_programs() { # the names of the programs the matrix runs, one a line
+    while IFS='|' read progs rest; do
+        case $progs in '#'* | '') continue ;; esac
+        echo "$progs" | tr ',' '\n' | awk 'NF { print $1 }'
+    done <"$matrix" | sort -u
+}
+named=$(matrix_programs)
+unbuilt=$(mktemp)
+unrun=$(mktemp)
+for src in "$here"/mpi/t_*.c; do
+    t=$(basename "$src" .c)
+    [ -x "$bin/$t" ] || echo "$bin/$t is not built (from testing/mpi/$t.c)" >>"$unbuilt"
+    echo "$named" | grep -qx "$t" ||
+        grep -Eq "testing/mpi/$t([^a-z0-9_]|\$)" "$here"/*.sh ||
+        echo "testing/mpi/$t.c: no line of testing/mpi/matrix runs it, nor a script" >>"$unrun"
+done
+for t in $named; do
+    [ -f "$here/mpi/$t.c" ] ||
+        echo "testing/mpi/matrix runs $t, which has no source testing/mpi/$t.c" >>"$unrun"
+done
+[ -s "$unbuilt" ] && status=1 || status=0
+report $status "every testing/mpi/t_*.c is built" "$unbuilt"
+[ -s "$unrun" ] && status=1 || status=0
+report $status "every testing/mpi/t_*.c runs, and every program of the matrix has its source" "$unrun"
+rm -f "$unbuilt" "$unrun"
+
 while IFS='|' read progs nprocs label envs where; do
     case $progs in '#'* | '') continue ;; esac
     label=$(echo $label)
