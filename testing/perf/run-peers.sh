@@ -9,9 +9,10 @@
 # ARMCI-MPI on Open MPI's osc/pt2pt, ComEx MPI-PR with its node-memory copies off, and MPI
 # kept to TCP for everyone). ComEx MPI-PR gets one more process, its progress rank.
 # ROUNDS rounds (default 3); within a round every library runs once in each
-# configuration, one after the other, so that they share the machine's drift. Rows to
-# PEERS_CSV (default peers.csv: round,config,impl,path,op,bytes,value,unit), then the
-# table of medians over the rounds (peers-table.sh). For a before-and-after in the same
+# configuration, one after the other, so that they share the machine's drift, and each
+# round starts one library further along the list. Rows to PEERS_CSV (default peers.csv:
+# round,config,impl,path,op,bytes,value,unit), then the table of medians over the rounds
+# (peers-table.sh). For a before-and-after in the same
 # run, BEFORE_LIBDIR (the .libs of an earlier build) and/or BEFORE_ENV (say
 # "ARMCI_PUT_MESSAGE_MAX=0") add a column armci-ofi-before: the same benchmark binary on
 # that library, under those settings.
@@ -69,9 +70,27 @@ one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
     esac
 }
 
+# rotate LIST by N: its words from the N-th on, then the first N
+rotate() {
+    n=$1
+    shift
+    i=0 head= tail=
+    for w in "$@"; do
+        if [ "$i" -lt "$n" ]; then head="$head $w"; else tail="$tail $w"; fi
+        i=$((i + 1))
+    done
+    echo $tail $head
+}
+
+all="$libs memcpy libfabric"
+nall=$(echo $all | wc -w)
 for r in $(seq "${ROUNDS:-3}"); do
+    # each round starts with the next library: a launch's speed depends on what ran just
+    # before it (large tcp transfers right after the node configuration ran slower), and
+    # no library should always be the one to run first
+    order=$(rotate $(((r - 1) % nall)) $all)
     for cfg in node tcp; do
-        for lib in $libs memcpy libfabric; do
+        for lib in $order; do
             one "$r" "$cfg" "$lib"
         done
     done
