@@ -103,30 +103,47 @@ static void check_blocks(const am_hdr_t *h, const am_blk_t *b, const char *body,
         check_record(h, b->addr + (uint64_t)run_offset(body, k), len, lo, hi);
 }
 
-static int apply_records(const am_hdr_t *h, size_t len)
+/* Walks the records of @p h, @p len bytes long (with @p data: a put's or accumulate's,
+ * the blocks' data included), before anything is touched: ends the job for a record that
+ * does not fit in the message or a block outside this rank's allocations, and returns the
+ * bytes the blocks add up to, which a get's reply must hold within @p reply_max. */
+static size_t check_records(const am_hdr_t *h, size_t len, int data, size_t reply_max)
 {
     const char *p = (const char *)(h + 1), *end = (const char *)h + len;
-    int acc = h->kind == AM_ACCV;
-    if (acc && armcii_acc_type_size(h->type) == 0)
-        armcii_fatal(am_tcall, "accumulate of unknown type %d from rank %d", h->type, h->src);
-    /* Check everything before touching anything. */
+    size_t total = 0;
     uint64_t lo = 1, hi = 0; /* the segment found last */
     for (uint32_t i = 0; i < h->nblk; i++) {
         am_blk_t b;
         if ((size_t)(end - p) < sizeof(b))
             armcii_fatal(am_tcall, "malformed message from rank %d", h->src);
         memcpy(&b, p, sizeof(b));
-        size_t body = record_body(h, &b, (size_t)(end - p) - sizeof(b), 1);
+        size_t body = record_body(h, &b, (size_t)(end - p) - sizeof(b), data);
         check_blocks(h, &b, p + sizeof(b), &lo, &hi);
+        size_t bytes = b.len & AM_RUN ? AM_RUN_N(b.len) * AM_RUN_BLOCK(b.len) : b.len;
+        if (bytes > reply_max - total)
+            armcii_fatal(am_tcall,
+                         "get request from rank %d asks for at least %zu bytes in one reply "
+                         "(more than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
+                         h->src, total + bytes);
+        total += bytes;
         p += sizeof(b) + body;
     }
+    return total;
+}
+
+static int apply_records(const am_hdr_t *h, size_t len)
+{
+    int acc = h->kind == AM_ACCV;
+    if (acc && armcii_acc_type_size(h->type) == 0)
+        armcii_fatal(am_tcall, "accumulate of unknown type %d from rank %d", h->type, h->src);
+    check_records(h, len, 1, SIZE_MAX); /* a put's blocks are within its message */
     if (h->kind == AM_PUTF)
         check_range(h, h->arg[0], sizeof(int));
     int slot = armcii_tp.shm ? armcii_tp.node_rank : 0;
     if (acc)
         armcii_shm_acc_lock(am_tcall, slot);
     int announced = h->kind == AM_PUTF; /* a flag that follows announces the data */
-    p = (const char *)(h + 1);
+    const char *p = (const char *)(h + 1);
     for (uint32_t i = 0; i < h->nblk; i++) {
         am_blk_t b;
         memcpy(&b, p, sizeof(b));
@@ -171,25 +188,7 @@ static int answer_getv(const am_hdr_t *h, size_t len)
         return 0;
     if (len < sizeof(*h))
         armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
-    const char *p = (const char *)(h + 1), *end = (const char *)h + len;
-    size_t total = 0;
-    uint64_t lo = 1, hi = 0; /* the segment found last */
-    for (uint32_t i = 0; i < h->nblk; i++) {
-        am_blk_t b;
-        if ((size_t)(end - p) < sizeof(b))
-            armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
-        memcpy(&b, p, sizeof(b));
-        size_t body = record_body(h, &b, (size_t)(end - p) - sizeof(b), 0);
-        check_blocks(h, &b, p + sizeof(b), &lo, &hi);
-        size_t bytes = b.len & AM_RUN ? AM_RUN_N(b.len) * AM_RUN_BLOCK(b.len) : b.len;
-        if (bytes > armcii_ofi.bounce_size - sizeof(am_hdr_t) - total)
-            armcii_fatal(am_tcall,
-                         "get request from rank %d asks for at least %zu bytes in one reply "
-                         "(more than a bounce buffer; ARMCI_BOUNCE_SIZE must match everywhere)",
-                         h->src, total + bytes);
-        total += bytes;
-        p += sizeof(b) + body;
-    }
+    size_t total = check_records(h, len, 0, armcii_ofi.bounce_size - sizeof(am_hdr_t));
     char *buf = armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
     am_hdr_t *r = (am_hdr_t *)buf;
     memset(r, 0, sizeof(*r));
@@ -197,7 +196,7 @@ static int answer_getv(const am_hdr_t *h, size_t len)
     r->src = armcii_tp.rank;
     r->cookie = h->cookie;
     char *d = (char *)(r + 1);
-    p = (const char *)(h + 1);
+    const char *p = (const char *)(h + 1);
     for (uint32_t i = 0; i < h->nblk; i++) {
         am_blk_t b;
         memcpy(&b, p, sizeof(b));

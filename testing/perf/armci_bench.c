@@ -775,31 +775,24 @@ static void run_raw_ofi(void)
                 emit(op == 0 ? "fi_read" : "fi_write", n, bench_median(t, BATCHES), "us");
             }
         }
-        for (size_t n = 1024; n <= max; n *= 4) {
-            double t[BATCHES];
-            for (int b = -1; b < BATCHES; b++) {
-                double t0 = bench_now();
-                for (int i = 0; i < 16; i++)
-                    RAW_OP(fi_read(rep, local, n, desc, addr[1], raddr, key, &ctx[i]));
-                for (int i = 0; i < 16; i++)
-                    cq_wait_one();
-                if (b >= 0)
-                    t[b] = (double)n * 16 / (bench_now() - t0) / 1e6;
+        for (int op = 0; op < 2; op++) {
+            for (size_t n = 1024; n <= max; n *= 4) {
+                double t[BATCHES];
+                for (int b = -1; b < BATCHES; b++) {
+                    double t0 = bench_now();
+                    for (int i = 0; i < 16; i++) {
+                        if (op == 0)
+                            RAW_OP(fi_read(rep, local, n, desc, addr[1], raddr, key, &ctx[i]));
+                        else
+                            RAW_OP(fi_write(rep, local, n, desc, addr[1], raddr, key, &ctx[i]));
+                    }
+                    for (int i = 0; i < 16; i++)
+                        cq_wait_one();
+                    if (b >= 0)
+                        t[b] = (double)n * 16 / (bench_now() - t0) / 1e6;
+                }
+                emit(op == 0 ? "read_bw" : "write_bw", n, bench_median(t, BATCHES), "MB/s");
             }
-            emit("read_bw", n, bench_median(t, BATCHES), "MB/s");
-        }
-        for (size_t n = 1024; n <= max; n *= 4) {
-            double t[BATCHES];
-            for (int b = -1; b < BATCHES; b++) {
-                double t0 = bench_now();
-                for (int i = 0; i < 16; i++)
-                    RAW_OP(fi_write(rep, local, n, desc, addr[1], raddr, key, &ctx[i]));
-                for (int i = 0; i < 16; i++)
-                    cq_wait_one();
-                if (b >= 0)
-                    t[b] = (double)n * 16 / (bench_now() - t0) / 1e6;
-            }
-            emit("write_bw", n, bench_median(t, BATCHES), "MB/s");
         }
     }
     /* The target makes progress until the measuring process is done. */
