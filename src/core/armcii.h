@@ -230,7 +230,8 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of
  *  empty polls (@p idle counts them). */
 void armcii_poll_waiting(const char *call, unsigned *idle);
-/** Sets how often a waiting loop yields (ARMCI_YIELD_IDLE; after the node layout is known). */
+/** Sets how often a waiting loop yields (ARMCI_YIELD_IDLE) and, where ARMCI_WAIT_MPI_TESTS
+ *  chooses it, how many MPI tests a wait on MPI runs per poll (after the node layout is known). */
 void armcii_yield_init(void);
 /** Whether an empty poll yields at once (the machine is oversubscribed, or asked to). */
 int armcii_yield_when_idle(void);

@@ -231,10 +231,6 @@ static struct {
 
 static void mix_fold(mix_cost_t *c, double s)
 {
-    if (armcii_g.env.WAIT_MPI_TESTS > 0) { /* chosen: no sampling */
-        mix.tests = (unsigned)armcii_g.env.WAIT_MPI_TESTS;
-        return;
-    }
     c->least = c->n == 0 || s < c->least ? s : c->least;
     if (++c->n < MIX_WINDOW)
         return;
@@ -248,7 +244,7 @@ static void mix_fold(mix_cost_t *c, double s)
 
 static void mix_test(int n, MPI_Request *mreqs, int *done, MPI_Status *statuses)
 {
-    if (++mix.ntests % MIX_SAMPLE_EVERY != 0) {
+    if (++mix.ntests % MIX_SAMPLE_EVERY != 0 || armcii_g.env.WAIT_MPI_TESTS > 0) {
         MPI_Testall(n, mreqs, done, statuses);
         return;
     }
@@ -259,7 +255,8 @@ static void mix_test(int n, MPI_Request *mreqs, int *done, MPI_Status *statuses)
 
 static void mix_pass(const char *call, unsigned *idle)
 {
-    if (++mix.npasses % (MIX_SAMPLE_EVERY / 8) != 0 || !armcii_g.fabric) {
+    if (++mix.npasses % (MIX_SAMPLE_EVERY / 8) != 0 || !armcii_g.fabric ||
+        armcii_g.env.WAIT_MPI_TESTS > 0) {
         poll_waiting(call, idle, NULL);
         return;
     }
@@ -453,6 +450,8 @@ void armcii_yield_init(void)
     long want = armcii_g.env.YIELD_IDLE;
     int every = want == 1 || (want == -1 && oversubscribed());
     armcii_g.yield_after = every ? 1 : 128;
+    if (armcii_g.env.WAIT_MPI_TESTS > 0) /* chosen: from the first wait, never sampled */
+        mix.tests = (unsigned)armcii_g.env.WAIT_MPI_TESTS;
 }
 
 int armcii_yield_when_idle(void)
