@@ -110,6 +110,16 @@ check "nodes of 2 and 1, ARMCI_KEEP_WARM=0: no passes" \
 PROG=${top_builddir:-.}/testing/mpi/t_memory check \
     "allocate/free cycles under passes at every wake-up" "sum($warm) >= 1" \
     ARMCI_SHM=1 ARMCI_KEEP_WARM=1 ARMCI_WARM_INTERVAL_US=0 ARMCI_PROGRESS_INTERVAL_US=10
+# Strided and vector gets of short blocks over the fabric (t_span): those whose blocks lie
+# close together in one allocation read the range they span, one RMA read each (counted
+# as direct gets); the two that cannot go as messages; with ARMCI_NC_SPAN_RATIO=0 all do.
+PROG=${top_builddir:-.}/testing/mpi/t_span check \
+    "fabric, t_span: 13 gets read as the range of their blocks, 2 as messages" \
+    "$(all 'get direct' 13) and $(all 'get message' 2)" ARMCI_SHM=0 FI_PROVIDER=tcp
+PROG=${top_builddir:-.}/testing/mpi/t_span check \
+    "fabric, t_span, ARMCI_NC_SPAN_RATIO=0: all 15 as messages" \
+    "$(all 'get direct' 0) and $(all 'get message' 15)" ARMCI_SHM=0 FI_PROVIDER=tcp \
+    ARMCI_NC_SPAN_RATIO=0
 # Where same-node copies land (ARMCI_PLACEMENT, src/core/place.c): t_contig checks the
 # data of puts and gets of every size and alignment, all of them copied around the cache
 # with non-temporal stores when told so, none when told not to; t_stats's small copies

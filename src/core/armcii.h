@@ -8,14 +8,14 @@
  * where the progress thread runs), region.c (every process's allocations), alloc.c
  * (allocating and freeing them) and halloc.c (a slice of the node heap), select.c (the
  * protocol of each operation), rma.c, nc.c and rmw.c (contiguous, noncontiguous and read-
- * modify-write operations, with iter.c walking descriptors, and acc.c the accumulate and
- * atomic kernels), pool.h and req.c (the request pool; the life of a request), progress.c
- * (polling, waits, the progress thread), order.c (ordering and fences), place.c (where
- * arriving data land), warm.c and hot.h (keeping hot structures cached), stats.c and
- * report.c (counters; their report), common.h and error.c (what the transport shares).
- * The core calls down into the transport (transport.h), and beside it the get cache
- * (getcache.h), the collectives' bring-up (collectives.h) and the job's health
- * (health.h); docs/layers.md has the rules.
+ * modify-write operations, with iter.c walking descriptors, span.c reading the range of a
+ * get's short blocks, and acc.c the accumulate and atomic kernels), pool.h and req.c (the
+ * request pool; the life of a request), progress.c (polling, waits, the progress thread),
+ * order.c (ordering and fences), place.c (where arriving data land), warm.c and hot.h
+ * (keeping hot structures cached), stats.c and report.c (counters; their report), common.h
+ * and error.c (what the transport shares). The core calls down into the transport
+ * (transport.h), and beside it the get cache (getcache.h), the collectives' bring-up
+ * (collectives.h) and the job's health (health.h); docs/layers.md has the rules.
  */
 #ifndef ARMCII_H
 #define ARMCII_H

@@ -5,7 +5,8 @@
  * Fabric: each block of at least ARMCI_NC_DIRECT_MIN bytes is one zero-copy RMA
  * operation; smaller blocks are packed into active messages, because a round trip per
  * small block is what makes row-by-row transfers slow (one fi_read per row of a 64 x 64 B
- * patch costs 64 round trips). Accumulates take libfabric atomics block by
+ * patch costs 64 round trips); a get whose small blocks lie close together reads the range
+ * they span instead (span.c). Accumulates take libfabric atomics block by
  * block where those are in use, active messages otherwise. All parts of one call belong
  * to one request.
  */
@@ -19,6 +20,7 @@
 #include "stats.h"
 #include "../cache/getcache.h"
 #include "acc.h"
+#include "span.h"
 
 /* One I/O vector entry on the node: its blocks copied source to destination, straight
  * from the entry's arrays (the walker and a call per block cost more than the copies of
@@ -199,13 +201,19 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
     int hw =
         what == ARMCII_OP_ACC &&
         armcii_select_acc(&armcii_g.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
+    size_t min = (size_t)armcii_g.env.NC_DIRECT_MIN;
+    armcii_nc_span_t span;
+    int spanned = what == ARMCII_OP_GET && path == ARMCII_PATH_FABRIC && any_block(it, min, 1) &&
+                  armcii_span_plan(it, target, &span);
     if (armcii_g.env.STATS) {
-        int stat_path =
-            hw                           ? ARMCII_ST_ATOMIC
-            : path != ARMCII_PATH_FABRIC ? ARMCII_ST_LOCAL
-            : what == ARMCII_OP_ACC || any_block(it, (size_t)armcii_g.env.NC_DIRECT_MIN, 1)
-                ? ARMCII_ST_MESSAGE
-                : ARMCII_ST_DIRECT;
+        int stat_path = hw                           ? ARMCII_ST_ATOMIC
+                        : path != ARMCII_PATH_FABRIC ? ARMCII_ST_LOCAL
+                        : spanned ? (armcii_select_get(&armcii_g.limits, path, span.hi - span.lo,
+                                                       0) == ARMCII_PROTO_BUFFERED
+                                         ? ARMCII_ST_BUFFERED
+                                         : ARMCII_ST_DIRECT)
+                        : what == ARMCII_OP_ACC || any_block(it, min, 1) ? ARMCII_ST_MESSAGE
+                                                                         : ARMCII_ST_DIRECT;
         armcii_stat_op(what, stat_path, total_bytes(it));
     }
     if (it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !hw)) {
@@ -224,10 +232,13 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
             armcii_hdl_done(call, hdl);
             return 0;
         }
+        if (spanned) {
+            armcii_span_get(call, it, &span, target, hdl, blocking);
+            return 0;
+        }
     } else {
         armcii_cache_write_blocks(target, it);
     }
-    size_t min = (size_t)armcii_g.env.NC_DIRECT_MIN;
     int small = what == ARMCII_OP_ACC ? !hw : any_block(it, min, 1);
     armcii_req_kind_t kind = hw                      ? ARMCII_REQ_ACC_HW
                              : small                 ? ARMCII_REQ_AM
