@@ -29,9 +29,10 @@ static size_t room(void)
 }
 
 /* Contexts of replies taken, kept with their scatter lists for the next requests (up to
- * CTX_KEEP of them, with lists of up to CTX_KEEP_BLOCKS blocks). */
+ * CTX_KEEP of them, with lists of up to CTX_KEEP_BLOCKS blocks: 64 KiB each, 2 MiB in all
+ * at most; a longer list, rare since close blocks are read as their span, is freed). */
 #define CTX_KEEP        32
-#define CTX_KEEP_BLOCKS 65536
+#define CTX_KEEP_BLOCKS 4096
 #define CTX_FIRST_CAP   64
 
 static am_ctx_t *ctx_kept[CTX_KEEP];
