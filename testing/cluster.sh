@@ -3,10 +3,10 @@
 # (cluster/hosts.sh), each with its own hostname, network and /dev/shm, so that node
 # detection finds real nodes (no ARMCI_NODE_SIZE), processes of one host share its node
 # heap and those of different hosts meet only through libfabric over the cluster's
-# network. Every MPI test program runs at 2 hosts x 2 processes and at 4 hosts x 1, with
-# the Global Arrays test, NAS MG and CG class S in every variant, the demo, and the
-# misuse cases that concern a peer. Needs root; without it this fails, in one line
-# (ARMCI_TEST_CLUSTER=0 skips it instead). Part of `make check` in builds without
+# network. Every MPI test program of testing/mpi/matrix runs at 2 hosts x 2 processes and
+# at 4 hosts x 1, with the Global Arrays test, NAS MG and CG class S in every variant, the
+# demo, and the misuse cases that concern a peer. Needs root; without it this fails, in
+# one line (ARMCI_TEST_CLUSTER=0 skips it instead). Part of `make check` in builds without
 # sanitizers (the fabric paths it takes are the ones the sanitizer build checks on one
 # host); `make check-cluster` runs it alone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,6 +14,7 @@ top=${top_builddir:-.}
 bin=$top/testing/mpi
 run="$here/run-mpi.sh"
 . "$here/report.sh"
+. "$here/matrix.sh"
 [ "${ARMCI_TEST_CLUSTER:-1}" = 0 ] && skip_all "cluster: ARMCI_TEST_CLUSTER=0"
 grep -q '^SAN_CFLAGS = .*-fsanitize' "$top/Makefile" 2>/dev/null &&
     skip_all "cluster: not in a sanitizer build"
@@ -61,9 +62,18 @@ for layout in "2 2" "4 1"; do
     one "demo, $at: all bytes correct on $h nodes" $h $np \
         "layout: $np processes on $h node\(s\), $2 on this node" ARMCI_VERBOSE=1 -- \
         "$top/testing/demo/demo"
-    for t in t_contig t_acc t_handles t_memory t_progress t_strided t_vector t_sync t_msg \
-        t_groups t_values t_threads t_agg t_order t_armcix t_parmci t_init t_cache t_coll; do
-        one "$t, $at" $h $np "" -- "$bin/$t"
+    # every program the matrix runs (a new one joins by its line there), without its
+    # arguments or settings, but t_footprint's heap counted as there: glibc's thread
+    # cache off (without it, blocks freed count as in use: 68-104 B per process and
+    # allocation instead of under 32); t_soak shorter, below
+    for t in $(matrix_programs "$here/mpi/matrix"); do
+        case $t in
+        t_soak) ;;
+        t_footprint)
+            one "$t, $at" $h $np "" GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -- "$bin/$t"
+            ;;
+        *) one "$t, $at" $h $np "" -- "$bin/$t" ;;
+        esac
     done
     one "t_init, $at, ARMCI initialises MPI" $h $np "" -- "$bin/t_init" armci-mpi
     one "t_soak, $at" $h $np "" -- "$bin/t_soak" 20000

@@ -38,13 +38,8 @@ default_ifs=$IFS
 # else lists them. So: every program there is built; each runs, by a line of the matrix or
 # by a script here that names it (errors.sh, dead.sh, stats.sh); and every program the
 # matrix names has its source.
-matrix_programs() { # the names of the programs the matrix runs, one a line
-    while IFS='|' read progs rest; do
-        case $progs in '#'* | '') continue ;; esac
-        echo "$progs" | tr ',' '\n' | awk 'NF { print $1 }'
-    done <"$matrix" | sort -u
-}
-named=$(matrix_programs)
+. "$here/matrix.sh"
+named=$(matrix_programs "$matrix")
 unbuilt=$(mktemp)
 unrun=$(mktemp)
 for src in "$here"/mpi/t_*.c; do
