@@ -53,4 +53,17 @@ fi
 [ -s "$log" ] && status=1 || status=0
 report $status "libarmci.so loads libfabric only when the fabric is needed" "$log"
 rm -f "$log"
+# The library exports the API's names alone (Makefile.am): a program that defines a
+# function of the runtime's own name (am_send_small, armcii_fatal) keeps it to itself.
+log=$(mktemp)
+if [ ! -f "$lib" ]; then
+    echo "$lib is not built" >"$log"
+else
+    nm -D --defined-only "$lib" | awk '{ print $3 }' | grep -Ev '^(ARMCIX?|PARMCI|armcix?|parmci)_' |
+        sed 's/^/exported, not an API name: /' >>"$log"
+    nm -D --defined-only "$lib" | grep -q ' ARMCI_Init$' || echo "ARMCI_Init is not exported" >>"$log"
+fi
+[ -s "$log" ] && status=1 || status=0
+report $status "libarmci.so exports only the API's names" "$log"
+rm -f "$log"
 finish layers
