@@ -19,9 +19,9 @@ static MPI_Comm scope_comm(const char *call, int scope, MPI_Comm all)
     case SCOPE_ALL:
         return all;
     case SCOPE_NODE:
-        return armcii_g.node_comm;
+        return armcii_topo.node_comm;
     case SCOPE_MASTERS:
-        return armcii_g.masters_comm;
+        return armcii_topo.masters_comm;
     default:
         armcii_fatal(call, "scope %d is not SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS", scope);
     }
@@ -324,7 +324,7 @@ void armci_msg_clus_brdcst(void *buf, int len)
 {
     MSG_ENTER("armci_msg_clus_brdcst");
     /* among the node leaders, from the leader of the first node */
-    bcast(call, buf, len, 0, armcii_g.masters_comm, NULL);
+    bcast(call, buf, len, 0, armcii_topo.masters_comm, NULL);
     armcii_unlock();
 }
 
@@ -417,11 +417,11 @@ GOP(armci_msg_lgop, long, ARMCI_LONG, armcii_g.comm)
 GOP(armci_msg_llgop, long long, ARMCI_LONG_LONG, armcii_g.comm)
 GOP(armci_msg_fgop, float, ARMCI_FLOAT, armcii_g.comm)
 GOP(armci_msg_dgop, double, ARMCI_DOUBLE, armcii_g.comm)
-GOP(armci_msg_clus_igop, int, ARMCI_INT, armcii_g.masters_comm)
-GOP(armci_msg_clus_lgop, long, ARMCI_LONG, armcii_g.masters_comm)
-GOP(armci_msg_clus_llgop, long long, ARMCI_LONG_LONG, armcii_g.masters_comm)
-GOP(armci_msg_clus_fgop, float, ARMCI_FLOAT, armcii_g.masters_comm)
-GOP(armci_msg_clus_dgop, double, ARMCI_DOUBLE, armcii_g.masters_comm)
+GOP(armci_msg_clus_igop, int, ARMCI_INT, armcii_topo.masters_comm)
+GOP(armci_msg_clus_lgop, long, ARMCI_LONG, armcii_topo.masters_comm)
+GOP(armci_msg_clus_llgop, long long, ARMCI_LONG_LONG, armcii_topo.masters_comm)
+GOP(armci_msg_clus_fgop, float, ARMCI_FLOAT, armcii_topo.masters_comm)
+GOP(armci_msg_clus_dgop, double, ARMCI_DOUBLE, armcii_topo.masters_comm)
 GROUP_GOP(armci_msg_group_igop, int, ARMCI_INT)
 GROUP_GOP(armci_msg_group_lgop, long, ARMCI_LONG)
 GROUP_GOP(armci_msg_group_llgop, long long, ARMCI_LONG_LONG)

@@ -21,7 +21,7 @@ static void check_domain(const char *call, armci_domain_t domain)
 
 static void check_id(const char *call, int id)
 {
-    int count = per_process() ? armcii_g.nproc : armcii_g.nnodes;
+    int count = per_process() ? armcii_g.nproc : armcii_topo.nnodes;
     if (id < 0 || id >= count)
         armcii_fatal(call, "domain id %d is outside 0..%d", id, count - 1);
 }
@@ -29,7 +29,7 @@ static void check_id(const char *call, int id)
 int armci_domain_count(armci_domain_t domain)
 {
     check_domain("armci_domain_count", domain);
-    return per_process() ? armcii_g.nproc : armcii_g.nnodes;
+    return per_process() ? armcii_g.nproc : armcii_topo.nnodes;
 }
 
 int armci_domain_id(armci_domain_t domain, int glob_proc_id)
@@ -43,7 +43,7 @@ int armci_domain_id(armci_domain_t domain, int glob_proc_id)
 int armci_domain_my_id(armci_domain_t domain)
 {
     check_domain("armci_domain_my_id", domain);
-    return per_process() ? armcii_g.rank : armcii_g.node_id;
+    return per_process() ? armcii_g.rank : armcii_topo.node_id;
 }
 
 int armci_domain_nprocs(armci_domain_t domain, int id)

@@ -56,12 +56,12 @@ void armcii_coll_init(void)
     armcii_coll_p2p_init();
     if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
         return;
-    int n = armcii_g.node_size, peer = (armcii_g.node_rank + 1) % n;
+    int n = armcii_topo.node_size, peer = (armcii_topo.node_rank + 1) % n;
     uint64_t v = 0;
     struct iovec here = {&v, sizeof v};
     struct iovec there = {&armcii_coll_slot(peer)->buf_private, sizeof v};
     int ok = process_vm_readv(armcii_live_pid(peer), &here, 1, &there, 1, 0) == (ssize_t)sizeof v;
-    MPI_Allreduce(&ok, &cma_ok, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
+    MPI_Allreduce(&ok, &cma_ok, 1, MPI_INT, MPI_MIN, armcii_topo.node_comm);
 }
 
 int armcii_coll_cma(void)
@@ -160,7 +160,7 @@ static void pull(const char *call, int allgather, const char *what, const void *
     memcpy(hdr->what, what, strnlen(what, sizeof hdr->what));
     snprintf(hdr->call, sizeof hdr->call, "%s", call);
     memcpy(hdr + 1, sendbuf, ssize);
-    armcii_coll_slot_t *my = armcii_coll_slot(armcii_g.node_rank);
+    armcii_coll_slot_t *my = armcii_coll_slot(armcii_topo.node_rank);
     my->small_buf = st;
     __atomic_store_n(&my->small_seq, seq, __ATOMIC_RELEASE);
 
@@ -221,8 +221,8 @@ static int across_nodes(const char *call, size_t bb)
     /* machine_size is the same on every process of a machine; every machine must agree,
      * so the largest count over all of them decides */
     if (across_decided < 0) {
-        int v[2] = {armcii_g.hw_pus && (unsigned)armcii_g.machine_size > armcii_g.hw_pus,
-                    armcii_g.node_size};
+        int v[2] = {armcii_topo.hw_pus && (unsigned)armcii_topo.machine_size > armcii_topo.hw_pus,
+                    armcii_topo.node_size};
         MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, armcii_g.comm);
         across_decided = v[0] || v[1] < 2 ? ACROSS_MPI : ACROSS_HIER;
     }
@@ -240,7 +240,7 @@ static int one_node(MPI_Comm comm, int P)
     armcii_translate(comm, armcii_g.comm, P, seq, world);
     int all = 1;
     for (int i = 0; i < P; i++)
-        all &= armcii_g.peers[world[i]].node == armcii_g.node_id;
+        all &= armcii_g.peers[world[i]].node == armcii_topo.node_id;
     free(seq);
     free(world);
     return all;
@@ -261,8 +261,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     /* The world over several nodes, each with its shared heap: node-level copies plus one
      * exchange between the nodes' leaders (decided alike everywhere: a node of one process
      * has no shared heap, but ARMCI_SHM is the same for all). */
-    int hier = alg != ALG_MPI && armcii_g.env.SHM && armcii_g.nnodes > 1 && comm == armcii_g.comm &&
-               across_nodes(call, bb) == ACROSS_HIER;
+    int hier = alg != ALG_MPI && armcii_g.env.SHM && armcii_topo.nnodes > 1 &&
+               comm == armcii_g.comm && across_nodes(call, bb) == ACROSS_HIER;
     if (alg == ALG_PULL && (hier || !small))
         alg = ALG_NAIVE; /* pull's sibling with two meetings, for any size and across nodes */
     if (alg == ALG_MPI || (!hier && !one_node(comm, P))) {
@@ -276,7 +276,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     }
     /* The whole node at once (the world on one node): the sequence numbers of pull() are
      * counted by every process alike. */
-    int whole_node = comm == armcii_g.comm && P == armcii_g.node_size;
+    int whole_node = comm == armcii_g.comm && P == armcii_topo.node_size;
     if (alg == ALG_PULL && whole_node) {
         armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
         pull(call, allgather, "", sendbuf, recvbuf, bb, P, me);
@@ -320,7 +320,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * transfers) instead of an MPI exchange. Otherwise exchange them through MPI. Either doubles as
      * "everybody's send data is in place". */
     if (whole_node) {
-        armcii_coll_slot_t *my = armcii_coll_slot(armcii_g.node_rank);
+        armcii_coll_slot_t *my = armcii_coll_slot(armcii_topo.node_rank);
         my->buf[0] = mine[0];
         my->buf[1] = mine[1];
         my->buf_private = (uint64_t)s_private;

@@ -27,7 +27,7 @@ static void layout(const char *call)
 {
     if (members)
         return;
-    int P = armcii_g.nproc, N = armcii_g.nnodes;
+    int P = armcii_g.nproc, N = armcii_topo.nnodes;
     members = malloc((size_t)P * sizeof(int));
     start = calloc((size_t)N + 1, sizeof(int));
     count = calloc((size_t)N, sizeof(int));
@@ -61,15 +61,15 @@ void armcii_coll_hier_stage_fini(void)
  * local indices, shared out as coll.c does for a node on its own. */
 static void node_copies(int allgather, int alg, char **sb, char **rb, size_t bb)
 {
-    int me = armcii_g.node_id, n = count[me], r0 = start[me];
+    int me = armcii_topo.node_id, n = count[me], r0 = start[me];
     uint32_t rows[n], cols[n];
     int k;
     if (alg == ARMCII_COLL_MORTON) {
-        k = armcii_morton_share(n, armcii_g.node_rank, rows, cols);
+        k = armcii_morton_share(n, armcii_topo.node_rank, rows, cols);
     } else {
         for (int x = 0; x < n; x++) {
-            rows[x] = allgather ? (uint32_t)armcii_g.node_rank : (uint32_t)x;
-            cols[x] = allgather ? (uint32_t)x : (uint32_t)armcii_g.node_rank;
+            rows[x] = allgather ? (uint32_t)armcii_topo.node_rank : (uint32_t)x;
+            cols[x] = allgather ? (uint32_t)x : (uint32_t)armcii_topo.node_rank;
         }
         k = n;
     }
@@ -92,7 +92,7 @@ static void node_barrier(const char *call, int n)
 int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, size_t bb, int alg)
 {
     layout(call);
-    int N = armcii_g.nnodes, me = armcii_g.node_id, n = count[me], li = armcii_g.node_rank;
+    int N = armcii_topo.nnodes, me = armcii_topo.node_id, n = count[me], li = armcii_topo.node_rank;
     int leader = li == 0;
     /* Byte offsets of each node's part in the leader's buffers. Alltoall: to node b go
      * n x count[b] blocks (source local i, destination index jb on b); from node a come
@@ -165,10 +165,10 @@ int armcii_coll_hier(const char *call, int allgather, char *sbuf, char *rbuf, si
         }
         if (allgather)
             MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_BYTE, rpack, rc, rd, MPI_BYTE,
-                            armcii_g.masters_comm, &req);
+                            armcii_topo.masters_comm, &req);
         else
-            MPI_Ialltoallv(spack, sc, sd, MPI_BYTE, rpack, rc, rd, MPI_BYTE, armcii_g.masters_comm,
-                           &req);
+            MPI_Ialltoallv(spack, sc, sd, MPI_BYTE, rpack, rc, rd, MPI_BYTE,
+                           armcii_topo.masters_comm, &req);
         node_copies(allgather, alg, sb, rb, bb);
         armcii_mpi_wait(call, &req);
         free(sc);

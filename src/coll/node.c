@@ -70,7 +70,7 @@ void armcii_coll_what_mismatch(const char *call, int other, const char *mine, co
 int armcii_coll_world_in_node(const char *call)
 {
     int alg = armcii_coll_algorithm(call);
-    return armcii_g.shm && armcii_g.nnodes == 1 &&
+    return armcii_g.shm && armcii_topo.nnodes == 1 &&
            (alg == ARMCII_COLL_AUTO || alg == ARMCII_COLL_PULL);
 }
 
@@ -80,7 +80,7 @@ int armcii_coll_world_in_node(const char *call)
 
 int armcii_coll_node_sync(const char *call)
 {
-    if (!armcii_coll_world_in_node(call) || armcii_g.node_size > NODE_BARRIER_MAX)
+    if (!armcii_coll_world_in_node(call) || armcii_topo.node_size > NODE_BARRIER_MAX)
         return 0;
     armcii_cache_sync(); /* a synchronisation point, as armcii_mpi_wait's */
     armcii_coll_node_barrier(call);
@@ -96,7 +96,8 @@ void armcii_coll_node_barrier(const char *call)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     armcii_coll_slot_t *s0 = armcii_coll_slot(0);
     uint64_t gen = __atomic_load_n(&s0->bar_gen, __ATOMIC_ACQUIRE);
-    if (__atomic_add_fetch(&s0->bar_count, 1, __ATOMIC_ACQ_REL) == (uint64_t)armcii_g.node_size) {
+    if (__atomic_add_fetch(&s0->bar_count, 1, __ATOMIC_ACQ_REL) ==
+        (uint64_t)armcii_topo.node_size) {
         __atomic_store_n(&s0->bar_count, 0, __ATOMIC_RELAXED);
         __atomic_add_fetch(&s0->bar_gen, 1, __ATOMIC_RELEASE);
         return;

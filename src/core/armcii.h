@@ -68,6 +68,20 @@ typedef struct {
 } armcii_peer_t;
 _Static_assert(sizeof(armcii_peer_t) == 32, "two peers to a cache line, none across two");
 
+/** The node layout and the machine, as topo.c found them at start-up (written there
+ *  alone; read by the collectives, the job's health and the domain calls, none of them on
+ *  a small operation's way). */
+typedef struct {
+    MPI_Comm node_comm;
+    MPI_Comm masters_comm; /* one process per node (node rank 0); MPI_COMM_NULL elsewhere */
+    int node_rank, node_size, node_id, nnodes;
+    int machine_size; /* processes on this machine (node_size unless ARMCI_NODE_SIZE cuts it) */
+    unsigned hw_cores, hw_pus;
+    size_t hw_l2, hw_l3;
+} __attribute__((aligned(64))) armcii_topo_t;
+
+extern armcii_topo_t armcii_topo;
+
 typedef struct {
     /* identity */
     int initialized, finalized;
@@ -79,15 +93,8 @@ typedef struct {
     MPI_Comm comm; /* private duplicate of the world communicator */
     armcii_env_t env;
 
-    /* node layout */
-    MPI_Comm node_comm;
-    MPI_Comm masters_comm; /* one process per node (node rank 0); MPI_COMM_NULL elsewhere */
-    int node_rank, node_size, node_id, nnodes;
-    int machine_size;     /* processes on this machine (node_size unless ARMCI_NODE_SIZE cuts it) */
     armcii_peer_t *peers; /* every rank: where it is, what is in flight to it */
     int shm;              /* same-node peers reached through shared memory */
-    unsigned hw_cores, hw_pus;
-    size_t hw_l2, hw_l3;
 
     /* memory (the node heap itself is the transport's: armcii_node, transport.h) */
     armcii_region_table_t regions;
@@ -162,7 +169,7 @@ static inline armcii_path_t armcii_path(int target)
 {
     if (target == armcii_g.rank)
         return ARMCII_PATH_SELF;
-    if (armcii_g.shm && armcii_g.peers[target].node == armcii_g.node_id)
+    if (armcii_g.shm && armcii_g.peers[target].node == armcii_topo.node_id)
         return ARMCII_PATH_SHM;
     return ARMCII_PATH_FABRIC;
 }

@@ -438,7 +438,7 @@ void armcii_progress_wake(void)
 
 static int oversubscribed(void)
 {
-    return armcii_g.hw_pus && (unsigned)armcii_g.machine_size > armcii_g.hw_pus;
+    return armcii_topo.hw_pus && (unsigned)armcii_topo.machine_size > armcii_topo.hw_pus;
 }
 
 /* Oversubscribed, an empty poll yields at once: a process polling 128 times (each a

@@ -64,8 +64,9 @@ static void print_settings(void)
     snprintf(line, sizeof(line),
              "layout: %d processes on %d node(s), %d on this node; shared memory %s; node has "
              "%u cores, %u PUs, L2 %zu KiB, L3 %zu KiB",
-             armcii_g.nproc, armcii_g.nnodes, armcii_g.node_size, armcii_g.shm ? "on" : "off",
-             armcii_g.hw_cores, armcii_g.hw_pus, armcii_g.hw_l2 >> 10, armcii_g.hw_l3 >> 10);
+             armcii_g.nproc, armcii_topo.nnodes, armcii_topo.node_size, armcii_g.shm ? "on" : "off",
+             armcii_topo.hw_cores, armcii_topo.hw_pus, armcii_topo.hw_l2 >> 10,
+             armcii_topo.hw_l3 >> 10);
     armcii_info_line(line);
     if (armcii_g.rank == 0)
         armcii_ofi_describe(armcii_info_line, &armcii_g.limits);
@@ -105,12 +106,12 @@ static void configure_transport(void)
     armcii_tp_host_t host = {
         .rank = armcii_g.rank,
         .nproc = armcii_g.nproc,
-        .node_rank = armcii_g.node_rank,
-        .node_size = armcii_g.node_size,
+        .node_rank = armcii_topo.node_rank,
+        .node_size = armcii_topo.node_size,
         .shm = armcii_g.shm,
         .max_requests = (int)armcii_g.env.MAX_REQUESTS,
         .comm = armcii_g.comm,
-        .node_comm = armcii_g.node_comm,
+        .node_comm = armcii_topo.node_comm,
         .env = &armcii_g.env,
         .regions = &armcii_g.regions,
         .op_done = armcii_req_op_done,
@@ -146,14 +147,14 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     if (place < 0)
         armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",
                      armcii_g.env.PLACEMENT);
-    armcii_place_init(place, armcii_g.hw_l2, armcii_g.hw_l3, armcii_g.machine_size);
+    armcii_place_init(place, armcii_topo.hw_l2, armcii_topo.hw_l3, armcii_topo.machine_size);
     armcii_yield_init();
     armcii_put_open_init();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail(call, "learning the node's process ids", st);
     if ((st = armcii_hb_init()) != ARMCII_OK)
         init_fail(call, "connecting the heartbeats", st);
-    armcii_g.shm = armcii_g.env.SHM && armcii_g.node_size > 1;
+    armcii_g.shm = armcii_g.env.SHM && armcii_topo.node_size > 1;
     configure_transport();
     if ((st = armcii_shm_init()) != ARMCII_OK)
         init_fail(call, "setting up node memory", st);
@@ -162,7 +163,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         init_fail(call, "allocating the region table and request pool", ARMCII_ENOMEM);
 
     /* libfabric is needed only when some peer is not reached through shared memory. */
-    int need_fabric = P > 1 && (!armcii_g.shm || armcii_g.nnodes > 1);
+    int need_fabric = P > 1 && (!armcii_g.shm || armcii_topo.nnodes > 1);
     if (need_fabric) {
         if ((st = armcii_ofi_init(&armcii_g.caps)) != ARMCII_OK)
             init_fail(call, "opening libfabric", st);

@@ -16,6 +16,8 @@
 #include "armcii.h"
 #include "cpus.h"
 
+armcii_topo_t armcii_topo;
+
 /* The progress thread's CPUs, chosen by armcii_cpus_choose (cpus.c). */
 static cpu_set_t progress_set;
 static int progress_set_on;
@@ -55,8 +57,8 @@ static void progress_cpus_choose(hwloc_topology_t topo, MPI_Comm machine)
         hwloc_bitmap_copy(bound, allowed);
     machine_bound(allowed, bound, used, machine);
     armcii_cpus_choice_t c;
-    if (armcii_cpus_choose(armcii_g.env.PROGRESS_CPUS, allowed, bound, used, armcii_g.machine_size,
-                           set, &c) != 0)
+    if (armcii_cpus_choose(armcii_g.env.PROGRESS_CPUS, allowed, bound, used,
+                           armcii_topo.machine_size, set, &c) != 0)
         armcii_fatal("ARMCI_Init", "%s", c.desc);
     progress_elsewhere = c.elsewhere;
     snprintf(progress_desc, sizeof progress_desc, "%s", c.desc);
@@ -95,14 +97,14 @@ static void hw_probe(MPI_Comm machine)
     if (hwloc_topology_load(topo) != 0) {
         machine_bound(NULL, NULL, NULL, machine);
     } else {
-        armcii_g.hw_cores = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-        armcii_g.hw_pus = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        armcii_topo.hw_cores = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        armcii_topo.hw_pus = (unsigned)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
         hwloc_obj_t l2 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0);
         hwloc_obj_t l3 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, 0);
         if (l2 && l2->attr)
-            armcii_g.hw_l2 = (size_t)l2->attr->cache.size;
+            armcii_topo.hw_l2 = (size_t)l2->attr->cache.size;
         if (l3 && l3->attr)
-            armcii_g.hw_l3 = (size_t)l3->attr->cache.size;
+            armcii_topo.hw_l3 = (size_t)l3->attr->cache.size;
         progress_cpus_choose(topo, machine);
     }
     hwloc_topology_destroy(topo);
@@ -112,28 +114,28 @@ armcii_status_t armcii_topo_init(void)
 {
     int P = armcii_g.nproc;
     if (MPI_Comm_split_type(armcii_g.comm, MPI_COMM_TYPE_SHARED, armcii_g.rank, MPI_INFO_NULL,
-                            &armcii_g.node_comm) != MPI_SUCCESS)
+                            &armcii_topo.node_comm) != MPI_SUCCESS)
         return ARMCII_ESYS;
-    MPI_Comm_rank(armcii_g.node_comm, &armcii_g.node_rank);
-    MPI_Comm_size(armcii_g.node_comm, &armcii_g.node_size);
-    armcii_g.machine_size = armcii_g.node_size;
-    hw_probe(armcii_g.node_comm); /* the whole machine, before any virtual split */
+    MPI_Comm_rank(armcii_topo.node_comm, &armcii_topo.node_rank);
+    MPI_Comm_size(armcii_topo.node_comm, &armcii_topo.node_size);
+    armcii_topo.machine_size = armcii_topo.node_size;
+    hw_probe(armcii_topo.node_comm); /* the whole machine, before any virtual split */
     long k = armcii_g.env.NODE_SIZE;
     if (k < 0)
         armcii_fatal("ARMCI_Init", "ARMCI_NODE_SIZE=%ld is negative", k);
-    if (k > 0 && armcii_g.node_size > k) {
+    if (k > 0 && armcii_topo.node_size > k) {
         /* Virtual nodes: everything below keys on node_comm, so splitting it is enough. */
-        MPI_Comm real = armcii_g.node_comm;
-        MPI_Comm_split(real, (int)(armcii_g.node_rank / k), armcii_g.node_rank,
-                       &armcii_g.node_comm);
+        MPI_Comm real = armcii_topo.node_comm;
+        MPI_Comm_split(real, (int)(armcii_topo.node_rank / k), armcii_topo.node_rank,
+                       &armcii_topo.node_comm);
         MPI_Comm_free(&real);
-        MPI_Comm_rank(armcii_g.node_comm, &armcii_g.node_rank);
-        MPI_Comm_size(armcii_g.node_comm, &armcii_g.node_size);
+        MPI_Comm_rank(armcii_topo.node_comm, &armcii_topo.node_rank);
+        MPI_Comm_size(armcii_topo.node_comm, &armcii_topo.node_size);
     }
 
     /* A node is named by its lowest world rank; node ids are those names made dense. */
     int leader = armcii_g.rank;
-    MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, armcii_g.node_comm);
+    MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, armcii_topo.node_comm);
     int *leaders = malloc(2 * (size_t)P * sizeof(int));
     size_t peers_len = ((size_t)P * sizeof(armcii_peer_t) + 63) & ~(size_t)63;
     armcii_g.peers = aligned_alloc(64, peers_len); /* no entry across two cache lines */
@@ -145,18 +147,18 @@ armcii_status_t armcii_topo_init(void)
     }
     int *node_ranks = leaders + P;
     MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, armcii_g.comm);
-    MPI_Allgather(&armcii_g.node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, armcii_g.comm);
-    armcii_g.nnodes = 0;
+    MPI_Allgather(&armcii_topo.node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, armcii_g.comm);
+    armcii_topo.nnodes = 0;
     for (int r = 0; r < P; r++) { /* a leader comes before the rest of its node */
         armcii_peer_t *p = &armcii_g.peers[r];
-        p->node = leaders[r] == r ? armcii_g.nnodes++ : armcii_g.peers[leaders[r]].node;
+        p->node = leaders[r] == r ? armcii_topo.nnodes++ : armcii_g.peers[leaders[r]].node;
         p->node_rank = node_ranks[r];
     }
-    armcii_g.node_id = armcii_g.peers[armcii_g.rank].node;
+    armcii_topo.node_id = armcii_g.peers[armcii_g.rank].node;
     free(leaders);
 
-    MPI_Comm_split(armcii_g.comm, armcii_g.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_g.rank,
-                   &armcii_g.masters_comm);
+    MPI_Comm_split(armcii_g.comm, armcii_topo.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_g.rank,
+                   &armcii_topo.masters_comm);
     return ARMCII_OK;
 }
 
@@ -172,10 +174,10 @@ void armcii_translate(MPI_Comm from, MPI_Comm to, int n, const int *in, int *out
 
 void armcii_topo_fini(void)
 {
-    if (armcii_g.node_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&armcii_g.node_comm);
-    if (armcii_g.masters_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&armcii_g.masters_comm);
+    if (armcii_topo.node_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&armcii_topo.node_comm);
+    if (armcii_topo.masters_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&armcii_topo.masters_comm);
     free(armcii_g.peers);
     armcii_g.peers = NULL;
 }

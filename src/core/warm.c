@@ -102,12 +102,13 @@ size_t armcii_warm_pass(void)
     unsigned s = 0;
     size_t lines = 0;
     lines += touch_counted(&armcii_g, sizeof(armcii_g), &s);
+    lines += touch_counted(&armcii_topo, sizeof(armcii_topo), &s);
     lines += touch_counted(&armcii_stats, sizeof(armcii_stats), &s);
     if (armcii_g.peers)
         lines += touch_counted(armcii_g.peers, (size_t)armcii_g.nproc * sizeof(armcii_peer_t), &s);
     if (armcii_node.slots)
         lines += touch_counted(armcii_node.slots,
-                               (size_t)armcii_g.node_size * sizeof(armcii_node_slot_t), &s);
+                               (size_t)armcii_topo.node_size * sizeof(armcii_node_slot_t), &s);
     lines += touch_pool(&armcii_g.pool, &s);
     lines += armcii_region_touch(&armcii_g.regions, REGION_BUDGET, &s);
     if (__start_armcii_hot_text && __stop_armcii_hot_text)
@@ -179,7 +180,7 @@ static int find_got(struct dl_phdr_info *info, size_t size, void *arg)
 void armcii_warm_init(void)
 {
     long want = armcii_g.env.KEEP_WARM;
-    armcii_g.keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_g.node_size > 1);
+    armcii_g.keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_topo.node_size > 1);
     if (armcii_g.keep_warm && !got_lo)
         dl_iterate_phdr(find_got, (void *)(uintptr_t)&armcii_warm_pass);
 }

@@ -359,7 +359,7 @@ armcii_status_t armcii_hb_init(void)
     int out = 0, in = 0;
     if (is_leader(me)) {
         for (int r = 0; r < P; r++) {
-            if (r == me || !(is_leader(r) || armcii_g.peers[r].node == armcii_g.node_id))
+            if (r == me || !(is_leader(r) || armcii_g.peers[r].node == armcii_topo.node_id))
                 continue;
             if (is_leader(r) && r < me)
                 out++;

@@ -21,12 +21,12 @@ static double last_look;
 
 armcii_status_t armcii_live_init(void)
 {
-    node_pids = malloc((size_t)armcii_g.node_size * sizeof(pid_t));
+    node_pids = malloc((size_t)armcii_topo.node_size * sizeof(pid_t));
     if (!node_pids)
         return ARMCII_ENOMEM;
     pid_t me = getpid();
     MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, node_pids, (int)sizeof me, MPI_BYTE,
-                  armcii_g.node_comm);
+                  armcii_topo.node_comm);
     last_look = armcii_now();
     return ARMCII_OK;
 }
@@ -64,7 +64,8 @@ static int gone(pid_t pid)
 static int world_rank_of(int node_rank)
 {
     for (int r = 0; r < armcii_g.nproc; r++)
-        if (armcii_g.peers[r].node == armcii_g.node_id && armcii_g.peers[r].node_rank == node_rank)
+        if (armcii_g.peers[r].node == armcii_topo.node_id &&
+            armcii_g.peers[r].node_rank == node_rank)
             return r;
     return -1;
 }
@@ -94,7 +95,7 @@ static void died(const char *call, int node_rank)
 void armcii_live_blame(const char *call, int rank)
 {
     if (!node_pids || rank < 0 || rank >= armcii_g.nproc || rank == armcii_g.rank ||
-        armcii_g.peers[rank].node != armcii_g.node_id) {
+        armcii_g.peers[rank].node != armcii_topo.node_id) {
         /* Another host's process, or no target known (a standing receive): its node's
          * leader hears of a death within milliseconds and the heartbeat thread ends this
          * process naming it; give it that moment before the symptom is reported. */
@@ -113,7 +114,7 @@ void armcii_live_blame(const char *call, int rank)
 
 void armcii_live_check(const char *call, int node_rank, double waited)
 {
-    if (node_rank < 0 || node_rank >= armcii_g.node_size || node_rank == armcii_g.node_rank)
+    if (node_rank < 0 || node_rank >= armcii_topo.node_size || node_rank == armcii_topo.node_rank)
         return;
     if (node_pids && armcii_g.env.LIVENESS_MS > 0 && gone(node_pids[node_rank]))
         died(call, node_rank);
@@ -132,8 +133,8 @@ void armcii_live_poll(const char *call)
     if (now - last_look < 1e-3 * (double)armcii_g.env.LIVENESS_MS)
         return;
     last_look = now;
-    for (int i = 0; i < armcii_g.node_size; i++) {
-        if (i != armcii_g.node_rank && gone(node_pids[i]))
+    for (int i = 0; i < armcii_topo.node_size; i++) {
+        if (i != armcii_topo.node_rank && gone(node_pids[i]))
             died(call, i);
     }
 }
