@@ -114,7 +114,7 @@ static void flush(const char *call, agg_t *a)
          * calls to leave (sends_need_caller): there the wait sees it arrive, as a blocking
          * put does, since the caller may next block in MPI. */
         armci_hdl_t *h = NULL;
-        if (a->is_get[i] || armcii_g.sends_need_caller || !all_packed(a, i, j)) {
+        if (a->is_get[i] || armcii_prog.sends_need_caller || !all_packed(a, i, j)) {
             /* The pool knows handles in flight by their address (armcii_pool_bind), so the
              * array is never moved: when its 16 are taken, they are waited for and reused
              * (runs alternate between puts and gets, each change waits anyway). */

@@ -82,6 +82,40 @@ typedef struct {
 
 extern armcii_topo_t armcii_topo;
 
+/** The progress engine's state (progress.c writes it; armcii_lock and armcii_unlock,
+ *  below, take and release its lock). */
+typedef struct {
+    /* What is set once at start-up and read on every call ... */
+    /* No thread moves data while the application is outside ARMCI, and the provider needs
+     * the sender's calls to move it (a large message's later segments): blocking calls
+     * then wait until what they sent has arrived, since the caller may next block in MPI
+     * and never call ARMCI again until its peer, which waits for that data, does. */
+    int sends_need_caller;
+    /* Empty polls of a wait between yields of the processor: 1 where processes outnumber
+     * hardware threads (ARMCI_YIELD_IDLE), so a waiter gives the processor to the peer it
+     * waits for; ARMCIX_Progress then yields too when it finds nothing to do. */
+    unsigned yield_after;
+    /* The thread runs where no process is bound (armcii_topo_progress_elsewhere) and the
+     * node is not oversubscribed: it naps ARMCI_PROGRESS_INTERVAL_US, not 1 ms, and large
+     * nonblocking requests wake it (armcii_progress_kick). */
+    int own_cpu;
+    int thread_on;
+    pthread_t tid;
+
+    /* ... and what both threads write, on a line of its own, so that the progress
+     * thread's writes do not take from the caller the line it only reads. */
+    pthread_mutex_t lock __attribute__((aligned(64))); /* held by every ARMCI call and by
+                                                          the progress thread */
+    int stop; /* set by the main thread, read by the progress thread: atomics */
+    /* Waking the napping thread: a counter it sleeps on, and whether it sleeps. */
+    int kicks, napping;
+    int wake_due;    /* under the lock: wake the thread once the lock is released */
+    int in_progress; /* re-entrancy guard */
+} armcii_prog_t;
+_Static_assert(sizeof(armcii_prog_t) == 128, "what is read, then the lock's line");
+
+extern armcii_prog_t armcii_prog;
+
 typedef struct {
     /* identity */
     int initialized, finalized;
@@ -109,34 +143,9 @@ typedef struct {
     int fabric;         /* libfabric is open */
     armcii_caps_t caps; /* what the transport reported it can do (zero without fabric) */
 
-    /* progress: what is set once at start-up and read on every call ... */
-    pthread_t progress_tid;
-    int progress_thread_on;
-    /* No thread moves data while the application is outside ARMCI, and the provider needs
-     * the sender's calls to move it (a large message's later segments): blocking calls
-     * then wait until what they sent has arrived, since the caller may next block in MPI
-     * and never call ARMCI again until its peer, which waits for that data, does. */
-    int sends_need_caller;
-    /* The thread runs where no process is bound (armcii_topo_progress_elsewhere) and the
-     * node is not oversubscribed: it naps ARMCI_PROGRESS_INTERVAL_US, not 1 ms, and large
-     * nonblocking requests wake it (armcii_progress_kick). */
-    int progress_own_cpu;
-    /* Empty polls of a wait between yields of the processor: 1 where processes outnumber
-     * hardware threads (ARMCI_YIELD_IDLE), so a waiter gives the processor to the peer it
-     * waits for; ARMCIX_Progress then yields too when it finds nothing to do. */
-    unsigned yield_after;
-    int keep_warm; /* the progress thread reads the hot structures (src/core/warm.c) */
-
-    /* ... and what both threads write, on lines of their own, so that the progress
-     * thread's writes do not take from the caller the lines it only reads. */
-    pthread_mutex_t lock __attribute__((aligned(64))); /* held by every ARMCI call and by
-                                                          the progress thread */
-    int ncopied;       /* requests in flight of blocking calls that returned (armcii_req_finish) */
-    int progress_stop; /* set by the main thread, read by the progress thread: atomics */
-    /* Waking the napping thread: a counter it sleeps on, and whether it sleeps. */
-    int progress_kicks, progress_napping;
-    int progress_wake_due; /* under the lock: wake the thread once the lock is released */
-    int in_progress;       /* re-entrancy guard */
+    /* requests in flight of blocking calls that returned (armcii_req_finish); both
+     * threads write it, so on a line of its own */
+    int ncopied __attribute__((aligned(64)));
 } armcii_state_t;
 
 extern armcii_state_t armcii_g;
@@ -430,14 +439,14 @@ int armcii_topo_progress_elsewhere(void);
 
 static inline void armcii_lock(void)
 {
-    pthread_mutex_lock(&armcii_g.lock);
+    pthread_mutex_lock(&armcii_prog.lock);
 }
 static inline void armcii_unlock(void)
 {
-    int wake = armcii_g.progress_wake_due;
+    int wake = armcii_prog.wake_due;
     if (wake)
         armcii_progress_wake_taken();
-    pthread_mutex_unlock(&armcii_g.lock);
+    pthread_mutex_unlock(&armcii_prog.lock);
     if (wake)
         armcii_progress_wake();
 }

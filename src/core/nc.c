@@ -248,7 +248,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
      * direct write still reads the caller's buffer; packed and staged data is copied. */
     int any_direct = what != ARMCII_OP_ACC && any_block(it, min, 0); /* asked once */
     int direct_put = what == ARMCII_OP_PUT && any_direct;
-    int wait_here = blocking && (what == ARMCII_OP_GET || direct_put || armcii_g.sends_need_caller);
+    int wait_here =
+        blocking && (what == ARMCII_OP_GET || direct_put || armcii_prog.sends_need_caller);
     if (kind == ARMCII_REQ_AM && what != ARMCII_OP_GET && !direct_put &&
         armcii_open_may_join(blocking, hdl)) {
         /* every block a message record: they join the open message (src/core/rma.c) */

@@ -5,7 +5,7 @@
  * it need done first or at synchronisation points they register (armcii_progress_hold,
  * armcii_progress_on_sync). Ordering and fences are order.c's.
  */
-#define _GNU_SOURCE /* pthread_setname_np */
+#define _GNU_SOURCE /* pthread_setname_np, PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
@@ -22,6 +22,11 @@
 #include "stats.h"
 #include "warm.h"
 #include "../health/health.h"
+
+/* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
+ * a poll of a microsecond or two, and an application thread arriving then should not pay
+ * a futex sleep and wake-up for it. */
+armcii_prog_t armcii_prog = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
 
 /* How many polls between two looks at the clock while waiting, and between two asks
  * whether a node peer died (which reads the clock too). */
@@ -51,11 +56,11 @@ static inline int holding(void)
 
 int armcii_progress(void)
 {
-    if (armcii_g.in_progress)
+    if (armcii_prog.in_progress)
         return 0;
-    armcii_g.in_progress = 1;
+    armcii_prog.in_progress = 1;
     int n = armcii_g.fabric ? armcii_ofi_progress() : 0;
-    armcii_g.in_progress = 0;
+    armcii_prog.in_progress = 0;
     return n;
 }
 
@@ -76,7 +81,7 @@ static void poll_waiting(const char *call, unsigned *idle, double *spent)
         *spent = armcii_now() - t0;
     if (n > 0)
         *idle = 0;
-    else if (++*idle % armcii_g.yield_after == 0)
+    else if (++*idle % armcii_prog.yield_after == 0)
         sched_yield();
 }
 
@@ -368,9 +373,9 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
  */
 static void nap(const struct timespec *howlong, int seen)
 {
-    __atomic_store_n(&armcii_g.progress_napping, 1, __ATOMIC_SEQ_CST);
-    syscall(SYS_futex, &armcii_g.progress_kicks, FUTEX_WAIT_PRIVATE, seen, howlong, NULL, 0);
-    __atomic_store_n(&armcii_g.progress_napping, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&armcii_prog.napping, 1, __ATOMIC_SEQ_CST);
+    syscall(SYS_futex, &armcii_prog.kicks, FUTEX_WAIT_PRIVATE, seen, howlong, NULL, 0);
+    __atomic_store_n(&armcii_prog.napping, 0, __ATOMIC_RELAXED);
 }
 
 /*
@@ -390,23 +395,23 @@ static unsigned kick_skip, kick_backoff;
 void armcii_progress_kick(size_t bytes)
 {
     long min = armcii_g.env.PROGRESS_WAKE_MIN;
-    if (!armcii_g.progress_own_cpu || min <= 0 || bytes < (size_t)min)
+    if (!armcii_prog.own_cpu || min <= 0 || bytes < (size_t)min)
         return;
     unsigned skip = __atomic_load_n(&kick_skip, __ATOMIC_RELAXED);
     if (skip > 0) {
         __atomic_store_n(&kick_skip, skip - 1, __ATOMIC_RELAXED);
         return;
     }
-    armcii_g.progress_wake_due = 1; /* armcii_unlock then calls armcii_progress_wake */
+    armcii_prog.wake_due = 1; /* armcii_unlock then calls armcii_progress_wake */
 }
 
 static int wake(void)
 {
-    __atomic_add_fetch(&armcii_g.progress_kicks, 1, __ATOMIC_SEQ_CST);
-    if (!__atomic_load_n(&armcii_g.progress_napping, __ATOMIC_SEQ_CST))
+    __atomic_add_fetch(&armcii_prog.kicks, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&armcii_prog.napping, __ATOMIC_SEQ_CST))
         return 0;
     double t0 = armcii_now();
-    syscall(SYS_futex, &armcii_g.progress_kicks, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    syscall(SYS_futex, &armcii_prog.kicks, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     unsigned backoff = __atomic_load_n(&kick_backoff, __ATOMIC_RELAXED);
     if (armcii_now() - t0 > PREEMPTED_S) {
         backoff = backoff ? 2 * backoff : 16;
@@ -422,7 +427,7 @@ static int wake(void)
 
 void armcii_progress_wake_taken(void)
 {
-    armcii_g.progress_wake_due = 0;
+    armcii_prog.wake_due = 0;
 }
 
 void armcii_progress_wake(void)
@@ -449,20 +454,20 @@ void armcii_yield_init(void)
 {
     long want = armcii_g.env.YIELD_IDLE;
     int every = want == 1 || (want == -1 && oversubscribed());
-    armcii_g.yield_after = every ? 1 : 128;
+    armcii_prog.yield_after = every ? 1 : 128;
     if (armcii_g.env.WAIT_MPI_TESTS > 0) /* chosen: from the first wait, never sampled */
         mix.tests = (unsigned)armcii_g.env.WAIT_MPI_TESTS;
 }
 
 int armcii_yield_when_idle(void)
 {
-    return armcii_g.yield_after == 1;
+    return armcii_prog.yield_after == 1;
 }
 
 static void *progress_main(void *arg)
 {
     long interval_us = armcii_g.env.PROGRESS_INTERVAL_US;
-    if (!armcii_g.progress_own_cpu && !getenv("ARMCI_PROGRESS_INTERVAL_US") &&
+    if (!armcii_prog.own_cpu && !getenv("ARMCI_PROGRESS_INTERVAL_US") &&
         interval_us < SHARED_INTERVAL_US)
         interval_us = SHARED_INTERVAL_US;
     struct timespec idle = {.tv_sec = interval_us / 1000000,
@@ -479,9 +484,9 @@ static void *progress_main(void *arg)
     /* Linux stretches short sleeps by the timer slack (50 us by default), which would
      * turn the close polling of in-flight requests into a poll per 55 us. */
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-    while (!__atomic_load_n(&armcii_g.progress_stop, __ATOMIC_ACQUIRE)) {
-        int seen = __atomic_load_n(&armcii_g.progress_kicks, __ATOMIC_SEQ_CST);
-        if (pthread_mutex_trylock(&armcii_g.lock) != 0) {
+    while (!__atomic_load_n(&armcii_prog.stop, __ATOMIC_ACQUIRE)) {
+        int seen = __atomic_load_n(&armcii_prog.kicks, __ATOMIC_SEQ_CST);
+        if (pthread_mutex_trylock(&armcii_prog.lock) != 0) {
             nap(&busy, seen);
             continue;
         }
@@ -491,7 +496,7 @@ static void *progress_main(void *arg)
         int mine = armcii_g.pool.nactive > armcii_g.ncopied;
         armcii_stats.progress_wakeups += n > 0;
         armcii_warm_maybe(armcii_now());
-        pthread_mutex_unlock(&armcii_g.lock);
+        pthread_mutex_unlock(&armcii_prog.lock);
         if (n > 0)
             continue;
         if (mine)
@@ -506,44 +511,44 @@ armcii_status_t armcii_progress_thread_start(void)
 {
     long want = armcii_g.env.PROGRESS_THREAD;
     int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_g.caps.manual_progress);
-    armcii_g.sends_need_caller = armcii_g.fabric && armcii_g.caps.manual_progress && !on;
-    armcii_tp_set_sends_need_caller(armcii_g.sends_need_caller);
+    armcii_prog.sends_need_caller = armcii_g.fabric && armcii_g.caps.manual_progress && !on;
+    armcii_tp_set_sends_need_caller(armcii_prog.sends_need_caller);
     /* Without the fabric the thread has nothing to poll: it runs only to keep the hot
      * structures warm, when ARMCI_KEEP_WARM=1 asks for that. */
     if (!armcii_g.fabric)
         on = want != 0 && armcii_g.env.KEEP_WARM == 1;
     if (!on)
         return ARMCII_OK;
-    armcii_g.progress_stop = 0;
+    armcii_prog.stop = 0;
     /* Oversubscribed, or confined to CPUs with a bound process, every wake of the thread
      * takes the processor from a computing process (the caller that woke it, or a peer). */
-    armcii_g.progress_own_cpu = !oversubscribed() && armcii_topo_progress_elsewhere();
+    armcii_prog.own_cpu = !oversubscribed() && armcii_topo_progress_elsewhere();
     armcii_warm_init();
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     int placed = armcii_topo_place_progress_thread(&attr);
-    int rc = pthread_create(&armcii_g.progress_tid, &attr, progress_main, NULL);
+    int rc = pthread_create(&armcii_prog.tid, &attr, progress_main, NULL);
     pthread_attr_destroy(&attr);
     if (rc != 0 && placed) {
         armcii_warn("progress thread: cannot start on %s (%s); it runs on the process's CPUs",
                     armcii_topo_progress_cpus(), strerror(rc));
-        armcii_g.progress_own_cpu = 0;
+        armcii_prog.own_cpu = 0;
         armcii_warm_init();
-        rc = pthread_create(&armcii_g.progress_tid, NULL, progress_main, NULL);
+        rc = pthread_create(&armcii_prog.tid, NULL, progress_main, NULL);
     }
     if (rc != 0)
         return ARMCII_ESYS;
-    pthread_setname_np(armcii_g.progress_tid, "armci-progress"); /* for top -H, perf, gdb */
-    armcii_g.progress_thread_on = 1;
+    pthread_setname_np(armcii_prog.tid, "armci-progress"); /* for top -H, perf, gdb */
+    armcii_prog.thread_on = 1;
     return ARMCII_OK;
 }
 
 void armcii_progress_thread_stop(void)
 {
-    if (!armcii_g.progress_thread_on)
+    if (!armcii_prog.thread_on)
         return;
-    __atomic_store_n(&armcii_g.progress_stop, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&armcii_prog.stop, 1, __ATOMIC_RELEASE);
     wake();
-    pthread_join(armcii_g.progress_tid, NULL);
-    armcii_g.progress_thread_on = 0;
+    pthread_join(armcii_prog.tid, NULL);
+    armcii_prog.thread_on = 0;
 }

@@ -266,7 +266,7 @@ int armcii_open_may_join(int blocking, const armci_hdl_t *hdl)
     /* An implicit nonblocking operation is completed by fences and WaitAll alone, which
      * send the open message first: it may join as a blocking one does. Without progress
      * threads nothing would send a message left open once the caller leaves ARMCI. */
-    return (blocking || !hdl) && !armcii_g.sends_need_caller && armcii_g.env.PUT_COMBINE;
+    return (blocking || !hdl) && !armcii_prog.sends_need_caller && armcii_g.env.PUT_COMBINE;
 }
 
 /* Adds one block to @p o, which it joins. */
@@ -319,7 +319,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
          * target waits for it (armcii_order_before). */
         if (blocking)
             armcii_order_before(call, ARMCII_REQ_AM, target);
-        int wait_here = blocking && armcii_g.sends_need_caller;
+        int wait_here = blocking && armcii_prog.sends_need_caller;
         if (armcii_open_may_join(blocking, hdl)) {
             open_join(call, target, ARMCII_OP_PUT, 0, NULL, src, dst, len);
             return 0;
@@ -351,7 +351,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
     }
     /* A buffered put is locally complete once copied: even a blocking one returns,
      * unless nothing would move it on once the caller leaves ARMCI. */
-    int wait_here = blocking && (proto == ARMCII_PROTO_DIRECT || armcii_g.sends_need_caller);
+    int wait_here = blocking && (proto == ARMCII_PROTO_DIRECT || armcii_prog.sends_need_caller);
     int implicit = blocking ? !wait_here : !hdl;
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_PUT, target, implicit);
     armcii_ofi_put(call, req, src, len, target, raddr, armcii_seg_key(seg, target), proto);
@@ -393,7 +393,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
     armcii_cache_write(target, flag, sizeof(int));
     armcii_stat_op(ARMCII_OP_PUT, ARMCII_ST_MESSAGE, (long)len);
     armcii_order_before(call, ARMCII_REQ_AM, target);
-    int wait_here = !hdl && armcii_g.sends_need_caller;
+    int wait_here = !hdl && armcii_prog.sends_need_caller;
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, !hdl && !wait_here);
     armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
@@ -425,7 +425,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
     armcii_req_kind_t kind = proto == ARMCII_PROTO_ACC_HW ? ARMCII_REQ_ACC_HW : ARMCII_REQ_AM;
     /* Both protocols copy the source before returning, so blocking calls need not wait
      * (unless nothing would move the data on once the caller leaves ARMCI). */
-    int wait_here = blocking && armcii_g.sends_need_caller;
+    int wait_here = blocking && armcii_prog.sends_need_caller;
     if (kind == ARMCII_REQ_AM && armcii_open_may_join(blocking, hdl)) {
         if (blocking)
             armcii_order_before(call, kind, target);

@@ -4,7 +4,6 @@
  * ARMCI_Init calls, starts MPI if nobody did, and sets up what is its own (groups, the
  * aggregate handles' fence hook) around these two calls.
  */
-#define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +12,12 @@
 #include "../transport/transport.h"
 #include "place.h"
 #include "stats.h"
+#include "warm.h"
 #include "../cache/getcache.h"
 #include "../coll/collectives.h"
 #include "../health/health.h"
 
-/* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
- * a poll of a microsecond or two, and an application thread arriving then should not pay
- * a futex sleep and wake-up for it. */
-armcii_state_t armcii_g = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
+armcii_state_t armcii_g;
 
 static const char *env_lookup(const char *name)
 {
@@ -70,13 +67,13 @@ static void print_settings(void)
     armcii_info_line(line);
     if (armcii_g.rank == 0)
         armcii_ofi_describe(armcii_info_line, &armcii_g.limits);
-    if (armcii_g.progress_thread_on)
+    if (armcii_prog.thread_on)
         snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s; %s",
                  armcii_topo_progress_cpus(),
-                 armcii_g.progress_own_cpu && armcii_g.env.PROGRESS_WAKE_MIN > 0
+                 armcii_prog.own_cpu && armcii_g.env.PROGRESS_WAKE_MIN > 0
                      ? "woken by large nonblocking transfers"
                      : "not woken by transfers",
-                 armcii_g.keep_warm ? "keeps the hot structures warm" : "no keep-warm passes");
+                 armcii_warm_on() ? "keeps the hot structures warm" : "no keep-warm passes");
     else
         snprintf(line, sizeof(line), "progress thread: off");
     armcii_info_line(line);

@@ -40,6 +40,9 @@ extern const char __stop_armcii_hot_text[] __attribute__((weak, visibility("hidd
 static const char *got_lo;
 static size_t got_len;
 
+/* Whether the progress thread runs the pass (armcii_warm_init). */
+static int keep_warm;
+
 static armcii_warm_fn hooks[MAX_HOOKS];
 static int nhooks;
 static double last_pass;
@@ -103,6 +106,7 @@ size_t armcii_warm_pass(void)
     size_t lines = 0;
     lines += touch_counted(&armcii_g, sizeof(armcii_g), &s);
     lines += touch_counted(&armcii_topo, sizeof(armcii_topo), &s);
+    lines += touch_counted(&armcii_prog, sizeof(armcii_prog), &s);
     lines += touch_counted(&armcii_stats, sizeof(armcii_stats), &s);
     if (armcii_g.peers)
         lines += touch_counted(armcii_g.peers, (size_t)armcii_g.nproc * sizeof(armcii_peer_t), &s);
@@ -128,9 +132,14 @@ size_t armcii_warm_pass(void)
     return lines;
 }
 
+int armcii_warm_on(void)
+{
+    return keep_warm;
+}
+
 void armcii_warm_maybe(double now)
 {
-    if (!armcii_g.keep_warm)
+    if (!keep_warm)
         return;
     if (now - last_pass < 1e-6 * (double)armcii_g.env.WARM_INTERVAL_US)
         return;
@@ -180,7 +189,7 @@ static int find_got(struct dl_phdr_info *info, size_t size, void *arg)
 void armcii_warm_init(void)
 {
     long want = armcii_g.env.KEEP_WARM;
-    armcii_g.keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_topo.node_size > 1);
-    if (armcii_g.keep_warm && !got_lo)
+    keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_topo.node_size > 1);
+    if (keep_warm && !got_lo)
         dl_iterate_phdr(find_got, (void *)(uintptr_t)&armcii_warm_pass);
 }

@@ -19,6 +19,8 @@ typedef size_t (*armcii_warm_fn)(void);
 void armcii_warm_register(armcii_warm_fn fn);
 /** Whether the progress thread keeps the structures warm, from ARMCI_KEEP_WARM. */
 void armcii_warm_init(void);
+/** Whether it does (armcii_warm_init decided). */
+int armcii_warm_on(void);
 /** Under the runtime lock, from the progress thread: a pass if one is due at @p now. */
 void armcii_warm_maybe(double now);
 /** One pass (under the runtime lock); returns the lines read. */
