@@ -65,7 +65,7 @@ static inline const armcii_seg_t *armcii_check_remote(const char *call, const vo
                                                       size_t len, int proc)
 {
     const armcii_seg_t *seg =
-        armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)addr, len);
+        armcii_region_find_fast(&armcii_mem.regions, proc, (uintptr_t)addr, len);
     if (__builtin_expect(!seg, 0))
         armcii_fail_remote(call, addr, len, proc);
     return seg;

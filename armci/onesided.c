@@ -29,7 +29,8 @@ static int unlocked(const char *call, armcii_op_t what, void *local, void *remot
         /* looked up before: the progress thread looks up (and updates the last-hit index
          * of) this process's own segments, never another's */
         return aggregate &&
-               armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)remote, (size_t)bytes) &&
+               armcii_region_find_fast(&armcii_mem.regions, proc, (uintptr_t)remote,
+                                       (size_t)bytes) &&
                armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
     }
     /* on an aggregate handle already collecting for this peer, the copy is all there is

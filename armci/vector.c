@@ -61,10 +61,10 @@ static void check_group(const char *call, const armci_giov_t *v, int g, int loca
                          "%zu bytes to transfer",
                          g, lname, k, n, len);
     if (hi - lo <= SIZE_MAX - len &&
-        armcii_region_find_fast(&armcii_g.regions, proc, lo, hi - lo + len))
+        armcii_region_find_fast(&armcii_mem.regions, proc, lo, hi - lo + len))
         return;
     for (int k = 0; k < n; k++)
-        if (!armcii_region_find_fast(&armcii_g.regions, proc, (uintptr_t)remote[k], len))
+        if (!armcii_region_find_fast(&armcii_mem.regions, proc, (uintptr_t)remote[k], len))
             armcii_fatal(call,
                          "iov[%d].%s[%d] (of ptr_array_len %d): remote address %p (+%zu bytes) "
                          "on process %d is outside every ARMCI allocation of that process",

@@ -197,7 +197,7 @@ void armcii_cache_set_mode(const char *call, armcii_alloc_t *a, int mode)
     if (!a) { /* every allocation, and those to come */
         cache_g.default_mode = mode;
         cache_g.n_transparent = 0;
-        for (armcii_alloc_t *x = armcii_g.allocs; x; x = x->next) {
+        for (armcii_alloc_t *x = armcii_mem.allocs; x; x = x->next) {
             x->cache_mode = mode;
             cache_g.n_transparent += mode == ARMCIX_CACHE_TRANSPARENT;
         }

@@ -2,8 +2,8 @@
  * Allocation: a block comes from this process's slice of the node heap (so same-node
  * peers can address it directly), is registered with libfabric when some peer needs the
  * fabric, and is entered into the region table of every process. This file is the one
- * writer of the allocation list (armcii_g.allocs) and of this process's local blocks; the
- * API layer (armci/malloc.c, mutex.c) checks the arguments and calls here.
+ * writer of the region table and the allocation list (armcii_mem) and of this process's local
+ * blocks; the API layer (armci/malloc.c, mutex.c) checks the arguments and calls here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,8 @@
 #include "armcii.h"
 #include "../transport/transport.h"
 #include "../cache/getcache.h"
+
+armcii_mem_t armcii_mem;
 
 /* What each process tells the others of its block. A size of BLOCK_FAILED: it could not
  * register its block, and the allocation fails everywhere. */
@@ -147,7 +149,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
      * (serving progress), and must not be refused. */
     if (size > 0 && mine.size != BLOCK_FAILED) {
         armcii_seg_t seg = {.base = mine.base, .size = (size_t)size, .alloc = a};
-        if (armcii_region_insert(&armcii_g.regions, armcii_g.rank, &seg) != 0)
+        if (armcii_region_insert(&armcii_mem.regions, armcii_g.rank, &seg) != 0)
             armcii_fatal(call, "my new block at %p overlaps another allocation", a->my_base);
     }
     block_info_t *all = malloc((size_t)n * sizeof(*all));
@@ -178,21 +180,21 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
             continue;
         armcii_seg_t seg = {
             .base = (uintptr_t)all[i].base, .size = (size_t)all[i].size, .alloc = a};
-        if (armcii_region_insert(&armcii_g.regions, world[i], &seg) != 0)
+        if (armcii_region_insert(&armcii_mem.regions, world[i], &seg) != 0)
             armcii_fatal(call, "the block of process %d at %p overlaps another allocation",
                          world[i], (void *)(uintptr_t)all[i].base);
     }
     free(all);
     free(world);
     armcii_cache_alloc_new(a);
-    a->next = armcii_g.allocs;
-    armcii_g.allocs = a;
+    a->next = armcii_mem.allocs;
+    armcii_mem.allocs = a;
     return 0;
 }
 
 armcii_alloc_t *armcii_alloc_find(void *my_base)
 {
-    for (armcii_alloc_t *a = armcii_g.allocs; a; a = a->next) {
+    for (armcii_alloc_t *a = armcii_mem.allocs; a; a = a->next) {
         if (a->my_base == my_base && my_base != NULL)
             return a;
     }
@@ -241,12 +243,12 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
      * at the end of a block just below it. */
     if (!a && first >= 0) {
         const armcii_seg_t *seg =
-            armcii_region_find(&armcii_g.regions, world[first], (uintptr_t)ptrs[first], 1);
+            armcii_region_find(&armcii_mem.regions, world[first], (uintptr_t)ptrs[first], 1);
         if (seg && seg->base == (uintptr_t)ptrs[first] && seg->alloc->comm == comm &&
             seg->alloc->my_base == NULL)
             a = seg->alloc;
     }
-    for (armcii_alloc_t *x = armcii_g.allocs; x && !a && first < 0; x = x->next)
+    for (armcii_alloc_t *x = armcii_mem.allocs; x && !a && first < 0; x = x->next)
         if (x->comm == comm && x->empty)
             a = x;
     if (!a && first < 0) {
@@ -262,7 +264,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
         if (!ptrs[i])
             continue;
         const armcii_seg_t *seg =
-            armcii_region_find(&armcii_g.regions, world[i], (uintptr_t)ptrs[i], 1);
+            armcii_region_find(&armcii_mem.regions, world[i], (uintptr_t)ptrs[i], 1);
         if (!seg || seg->alloc != a || seg->base != (uintptr_t)ptrs[i])
             armcii_fatal(call,
                          "process %d freed %p, which is not its block of the allocation "
@@ -272,14 +274,14 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     armcii_cache_alloc_gone(a);
     for (int i = 0; i < n; i++)
         if (ptrs[i])
-            armcii_region_remove(&armcii_g.regions, world[i], (uintptr_t)ptrs[i]);
+            armcii_region_remove(&armcii_mem.regions, world[i], (uintptr_t)ptrs[i]);
     free(ptrs);
     free(world);
     if (a->registered)
         armcii_ofi_mr_dereg(&a->mr);
     if (a->my_base)
         armcii_shm_free(a->my_off, a->my_len);
-    armcii_alloc_t **pp = &armcii_g.allocs;
+    armcii_alloc_t **pp = &armcii_mem.allocs;
     while (*pp != a)
         pp = &(*pp)->next;
     *pp = a->next;
@@ -319,10 +321,20 @@ void armcii_free_local(const char *call, void *ptr)
     free(b);
 }
 
+int armcii_alloc_init(void)
+{
+    return armcii_region_table_init(&armcii_mem.regions, armcii_g.nproc);
+}
+
+void armcii_alloc_fini(void)
+{
+    armcii_region_table_fini(&armcii_mem.regions);
+}
+
 /* Release every allocation still alive (the application did not free it). */
 void armcii_alloc_drop_all(void)
 {
-    armcii_alloc_t *a = armcii_g.allocs;
+    armcii_alloc_t *a = armcii_mem.allocs;
     while (a) {
         armcii_alloc_t *next = a->next;
         if (a->registered)
@@ -331,5 +343,5 @@ void armcii_alloc_drop_all(void)
         free(a);
         a = next;
     }
-    armcii_g.allocs = NULL;
+    armcii_mem.allocs = NULL;
 }

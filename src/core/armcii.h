@@ -68,6 +68,16 @@ typedef struct {
 } armcii_peer_t;
 _Static_assert(sizeof(armcii_peer_t) == 32, "two peers to a cache line, none across two");
 
+/** Every process's allocations, as alloc.c enters and removes them (the node heap itself
+ *  is the transport's: armcii_node, transport.h). A lookup reads the table and moves only
+ *  the per-rank cursor of the last segment found (region.h). */
+typedef struct {
+    armcii_region_table_t regions;
+    armcii_alloc_t *allocs;
+} __attribute__((aligned(64))) armcii_mem_t;
+
+extern armcii_mem_t armcii_mem;
+
 /** The node layout and the machine, as topo.c found them at start-up (written there
  *  alone; read by the collectives, the job's health and the domain calls, none of them on
  *  a small operation's way). */
@@ -129,10 +139,6 @@ typedef struct {
 
     armcii_peer_t *peers; /* every rank: where it is, what is in flight to it */
     int shm;              /* same-node peers reached through shared memory */
-
-    /* memory (the node heap itself is the transport's: armcii_node, transport.h) */
-    armcii_region_table_t regions;
-    armcii_alloc_t *allocs;
 
     /* requests */
     armcii_pool_t pool;
@@ -384,6 +390,10 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
 /** Collective over @p comm: frees the allocation whose block here is @p ptr (NULL for a
  *  member that contributed none); every member must free the same one. */
 int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
+/** Makes the region table, for every process of the job; 0, or -1 when out of memory. */
+int armcii_alloc_init(void);
+/** Frees the region table (after armcii_alloc_drop_all). */
+void armcii_alloc_fini(void);
 /** The allocation whose block on this process starts at @p my_base (NULL if none). */
 armcii_alloc_t *armcii_alloc_find(void *my_base);
 /** At finalize: releases every allocation the application did not free. */

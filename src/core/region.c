@@ -93,7 +93,7 @@ static int contains(const armcii_seg_t *s, uintptr_t addr, size_t len)
     return addr >= s->base && addr - s->base <= s->size && len <= s->size - (addr - s->base);
 }
 
-ARMCII_HOT const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank,
+ARMCII_HOT const armcii_seg_t *armcii_region_find(const armcii_region_table_t *t, int rank,
                                                   uintptr_t addr, size_t len)
 {
     if (rank < 0 || rank >= t->nranks)

@@ -38,8 +38,9 @@ size_t armcii_region_bytes(const armcii_region_table_t *t);
 int armcii_region_insert(armcii_region_table_t *t, int rank, const armcii_seg_t *seg);
 /** Remove the segment of @p rank starting at @p base; -1 if there is none. */
 int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base);
-/** The segment of @p rank that wholly contains [addr, addr+len), or NULL. */
-const armcii_seg_t *armcii_region_find(armcii_region_table_t *t, int rank, uintptr_t addr,
+/** The segment of @p rank that wholly contains [addr, addr+len), or NULL. The table is
+ *  read, not changed: only the cursor of @p rank's list (`last`) moves. */
+const armcii_seg_t *armcii_region_find(const armcii_region_table_t *t, int rank, uintptr_t addr,
                                        size_t len);
 
 /** Read the table's lines (src/core/warm.c): whole lists while the total stays within
@@ -49,7 +50,7 @@ size_t armcii_region_touch(const armcii_region_table_t *t, size_t budget, unsign
 
 /** armcii_region_find, with its common case inlined: the last segment found for @p rank
  *  holds the range. */
-static inline const armcii_seg_t *armcii_region_find_fast(armcii_region_table_t *t, int rank,
+static inline const armcii_seg_t *armcii_region_find_fast(const armcii_region_table_t *t, int rank,
                                                           uintptr_t addr, size_t len)
 {
     if (rank >= 0 && rank < t->nranks) {

@@ -42,7 +42,7 @@ ARMCII_HOT int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote,
      * up, and moves the last-hit index of, this process's own segments only. */
     if (!armcii_g.one_caller || len == 0 || target < 0 || target >= armcii_g.nproc ||
         armcii_path(target) != ARMCII_PATH_SHM ||
-        !armcii_region_find_fast(&armcii_g.regions, target, (uintptr_t)remote, len))
+        !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)remote, len))
         return 0;
     armcii_stat_op(what, ARMCII_ST_LOCAL, (long)len);
     if (what == ARMCII_OP_GET)
@@ -62,7 +62,7 @@ ARMCII_HOT int armcii_acc_unlocked(const char *call, int type, const void *scale
         target >= armcii_g.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
         armcii_select_acc(&armcii_g.limits, ARMCII_PATH_SHM, armcii_acc_hw_ok(type)) !=
             ARMCII_PROTO_LOCAL ||
-        !armcii_region_find_fast(&armcii_g.regions, target, (uintptr_t)dst, len))
+        !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)dst, len))
         return 0;
     armcii_stat_op(ARMCII_OP_ACC, ARMCII_ST_LOCAL, (long)len);
     armcii_shm_acc(call, armcii_slot_of(target), type, scale, src, dst, len);

@@ -48,9 +48,9 @@ static void memory_line(char *line, size_t n)
              "memory: request pool %zu KiB, region table %zu KiB, process table %zu KiB, "
              "fabric buffers and tables %zu KiB (%zu KiB registered, as used), get cache %zu "
              "KiB; private memory of this process %.1f MiB",
-             armcii_pool_bytes(&armcii_g.pool) >> 10, armcii_region_bytes(&armcii_g.regions) >> 10,
-             peers >> 10, fabric >> 10, registered >> 10, armcii_cache_rt_bytes() >> 10,
-             (double)rss_anon() / 1048576.0);
+             armcii_pool_bytes(&armcii_g.pool) >> 10,
+             armcii_region_bytes(&armcii_mem.regions) >> 10, peers >> 10, fabric >> 10,
+             registered >> 10, armcii_cache_rt_bytes() >> 10, (double)rss_anon() / 1048576.0);
 }
 
 static void print_settings(void)
@@ -110,7 +110,7 @@ static void configure_transport(void)
         .comm = armcii_g.comm,
         .node_comm = armcii_topo.node_comm,
         .env = &armcii_g.env,
-        .regions = &armcii_g.regions,
+        .regions = &armcii_mem.regions,
         .op_done = armcii_req_op_done,
         .copied = armcii_req_copied,
         .of_cookie = armcii_req_of_cookie,
@@ -155,7 +155,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     configure_transport();
     if ((st = armcii_shm_init()) != ARMCII_OK)
         init_fail(call, "setting up node memory", st);
-    if (armcii_region_table_init(&armcii_g.regions, P) != 0 ||
+    if (armcii_alloc_init() != 0 ||
         armcii_pool_init(&armcii_g.pool, (int)armcii_g.env.MAX_REQUESTS) != 0)
         init_fail(call, "allocating the region table and request pool", ARMCII_ENOMEM);
 
@@ -208,7 +208,7 @@ void armcii_runtime_fini(const char *call)
     armcii_g.fabric = 0;
     armcii_flush_fini();
     armcii_shm_fini();
-    armcii_region_table_fini(&armcii_g.regions);
+    armcii_alloc_fini();
     armcii_pool_fini(&armcii_g.pool);
     armcii_topo_fini();
     MPI_Comm_free(&armcii_g.comm);

@@ -99,7 +99,7 @@ int armcii_span_plan(const armcii_iter_t *it, int target, armcii_nc_span_t *s)
         return 0;
     /* Blocks in different allocations, or with the gaps between them outside any: the
      * range cannot be read as one. */
-    s->seg = armcii_region_find(&armcii_g.regions, target, s->lo, span);
+    s->seg = armcii_region_find(&armcii_mem.regions, target, s->lo, span);
     return s->seg != NULL;
 }
 

@@ -107,6 +107,7 @@ size_t armcii_warm_pass(void)
     lines += touch_counted(&armcii_g, sizeof(armcii_g), &s);
     lines += touch_counted(&armcii_topo, sizeof(armcii_topo), &s);
     lines += touch_counted(&armcii_prog, sizeof(armcii_prog), &s);
+    lines += touch_counted(&armcii_mem, sizeof(armcii_mem), &s);
     lines += touch_counted(&armcii_stats, sizeof(armcii_stats), &s);
     if (armcii_g.peers)
         lines += touch_counted(armcii_g.peers, (size_t)armcii_g.nproc * sizeof(armcii_peer_t), &s);
@@ -114,7 +115,7 @@ size_t armcii_warm_pass(void)
         lines += touch_counted(armcii_node.slots,
                                (size_t)armcii_topo.node_size * sizeof(armcii_node_slot_t), &s);
     lines += touch_pool(&armcii_g.pool, &s);
-    lines += armcii_region_touch(&armcii_g.regions, REGION_BUDGET, &s);
+    lines += armcii_region_touch(&armcii_mem.regions, REGION_BUDGET, &s);
     if (__start_armcii_hot_text && __stop_armcii_hot_text)
         lines += touch_counted(__start_armcii_hot_text,
                                (size_t)(__stop_armcii_hot_text - __start_armcii_hot_text), &s);

@@ -21,14 +21,14 @@
 #include "../core/pool.h"
 
 typedef struct {
-    int rank, nproc;                /* in comm */
-    int node_rank, node_size;       /* in node_comm */
-    int shm;                        /* the node's processes map one another's memory */
-    int max_requests;               /* requests in flight at most: req->index is below it */
-    MPI_Comm comm, node_comm;       /* the job's, duplicated; the node's */
-    const armcii_env_t *env;        /* the settings (read only) */
-    armcii_region_table_t *regions; /* every process's allocations: what a message may
-                                       target here (a lookup moves its cursor) */
+    int rank, nproc;                      /* in comm */
+    int node_rank, node_size;             /* in node_comm */
+    int shm;                              /* the node's processes map one another's memory */
+    int max_requests;                     /* requests in flight at most: req->index is below it */
+    MPI_Comm comm, node_comm;             /* the job's, duplicated; the node's */
+    const armcii_env_t *env;              /* the settings (read only) */
+    const armcii_region_table_t *regions; /* every process's allocations: what a message
+                                             may target here (a lookup moves its cursor) */
     /* Back into the core. */
     void (*op_done)(armcii_req_t *req);                      /* one operation of req completed */
     void (*copied)(armcii_req_t *req);                       /* a blocking put's data has left */
