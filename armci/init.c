@@ -163,8 +163,8 @@ int ARMCIX_Resources(armcix_resources_t *res)
     int used = 0, total = 0;
     if (armcii_g.fabric)
         armcii_ofi_bounce_usage(&used, &total);
-    res->requests_in_use = armcii_g.pool.nactive;
-    res->requests_max = armcii_g.pool.nslots;
+    res->requests_in_use = armcii_reqs.pool.nactive;
+    res->requests_max = armcii_reqs.pool.nslots;
     res->bounce_in_use = used;
     res->bounce_max = total;
     armcii_unlock();

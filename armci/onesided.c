@@ -21,7 +21,7 @@ static int unlocked(const char *call, armcii_op_t what, void *local, void *remot
         return 0;
     /* a handle naming an operation in flight somewhere is checked on the locked way (only
      * this thread binds handles, so the count cannot grow behind this look) */
-    if (!blocking && hdl && armcii_pool_nbound(&armcii_g.pool) > 0)
+    if (!blocking && hdl && armcii_pool_nbound(&armcii_reqs.pool) > 0)
         return 0;
     /* known addresses first: the bytes of a plain handle may be uninitialised */
     int aggregate = !blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl);
@@ -85,7 +85,7 @@ ARMCII_HOT static int acc_common(const char *call, int type, void *scale, void *
     if (bytes > 0 && src && scale) {
         armcii_check_init(call);
         if ((blocking || !hdl ||
-             (armcii_pool_nbound(&armcii_g.pool) == 0 &&
+             (armcii_pool_nbound(&armcii_reqs.pool) == 0 &&
               (!armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)))) &&
             armcii_acc_unlocked(call, type, scale, src, dst, (size_t)bytes, proc)) {
             if (!blocking)

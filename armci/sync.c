@@ -17,7 +17,7 @@ static armcii_req_t *handle_request(const char *call, armci_hdl_t *hdl, armcii_h
     if (hdl == NULL)
         armcii_fatal(call, "handle is NULL");
     armcii_req_t *req = NULL;
-    armcii_hdl_state_t st = armcii_hdl_state(&armcii_g.pool, hdl, &req);
+    armcii_hdl_state_t st = armcii_hdl_state(&armcii_reqs.pool, hdl, &req);
     if (st == ARMCII_HDL_BAD)
         armcii_fatal(call,
                      "handle %p (contents %d, 0x%08x) was neither initialised with "
@@ -80,7 +80,7 @@ int ARMCI_Test(armci_hdl_t *hdl)
     armcii_req_t *req = handle_request(call, hdl, &st);
     if (req) {
         armcii_progress();
-        st = armcii_hdl_state(&armcii_g.pool, hdl, &req);
+        st = armcii_hdl_state(&armcii_reqs.pool, hdl, &req);
     }
     int in_progress = st == ARMCII_HDL_ACTIVE;
     if (st == ARMCII_HDL_DONE)
@@ -128,7 +128,7 @@ int ARMCI_WaitProc(int proc)
     static const char call[] = "ARMCI_WaitProc";
     armcii_enter(call);
     armcii_check_rank(call, proc);
-    armcii_wait_zero(call, &armcii_g.peers[proc].out_implicit, proc);
+    armcii_wait_zero(call, &armcii_reqs.peers[proc].out_implicit, proc);
     armcii_unlock();
     return 0;
 }
@@ -137,7 +137,7 @@ int ARMCI_WaitAll(void)
 {
     static const char call[] = "ARMCI_WaitAll";
     armcii_enter(call);
-    armcii_wait_zero(call, &armcii_g.implicit_total, -1);
+    armcii_wait_zero(call, &armcii_reqs.implicit_total, -1);
     armcii_unlock();
     return 0;
 }

@@ -75,7 +75,7 @@ static void wait_issued(const char *call, agg_t *a)
 {
     for (int i = 0; i < a->nissued; i++) {
         armcii_req_t *req = NULL;
-        if (armcii_hdl_state(&armcii_g.pool, &a->issued[i], &req) == ARMCII_HDL_ACTIVE)
+        if (armcii_hdl_state(&armcii_reqs.pool, &a->issued[i], &req) == ARMCII_HDL_ACTIVE)
             armcii_req_wait(call, req);
     }
     a->nissued = 0;
@@ -264,7 +264,7 @@ int armcii_agg_complete(const char *call, armci_hdl_t *hdl, int wait)
         armcii_progress();
         for (int i = 0; i < a->nissued; i++) {
             armcii_req_t *req = NULL;
-            if (armcii_hdl_state(&armcii_g.pool, &a->issued[i], &req) == ARMCII_HDL_ACTIVE)
+            if (armcii_hdl_state(&armcii_reqs.pool, &a->issued[i], &req) == ARMCII_HDL_ACTIVE)
                 return 0;
         }
     }

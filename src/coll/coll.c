@@ -170,7 +170,7 @@ static void pull(const char *call, int allgather, const char *what, const void *
     /* Start with the next process, so that P processes do not all wait on the same one. */
     for (int d = 1; d < P; d++) {
         int i = (me + d) % P;
-        armcii_coll_slot_t *o = armcii_coll_slot(armcii_g.peers[i].node_rank);
+        armcii_coll_slot_t *o = armcii_coll_slot(armcii_reqs.peers[i].node_rank);
         armcii_watch_t w = {0};
         while (__atomic_load_n(&o->small_seq, __ATOMIC_ACQUIRE) < seq)
             armcii_poll_watched(call, &w, i, ARMCII_COLL_ENTER);
@@ -240,7 +240,7 @@ static int one_node(MPI_Comm comm, int P)
     armcii_translate(comm, armcii_g.comm, P, seq, world);
     int all = 1;
     for (int i = 0; i < P; i++)
-        all &= armcii_g.peers[world[i]].node == armcii_topo.node_id;
+        all &= armcii_reqs.peers[world[i]].node == armcii_topo.node_id;
     free(seq);
     free(world);
     return all;
@@ -326,10 +326,10 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
         my->buf_private = (uint64_t)s_private;
         armcii_coll_node_barrier(call);
         for (int i = 0; i < P; i++) {
-            armcii_coll_slot_t *o = armcii_coll_slot(armcii_g.peers[i].node_rank);
+            armcii_coll_slot_t *o = armcii_coll_slot(armcii_reqs.peers[i].node_rank);
             all[2 * i] = o->buf[0];
             all[2 * i + 1] = o->buf[1];
-            owner[i] = o->buf_private && i != me ? armcii_g.peers[i].node_rank : -1;
+            owner[i] = o->buf_private && i != me ? armcii_reqs.peers[i].node_rank : -1;
         }
     } else {
         MPI_Iallgather(mine, 2 * sizeof(char *), MPI_BYTE, all, 2 * sizeof(char *), MPI_BYTE, comm,

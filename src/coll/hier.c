@@ -34,11 +34,11 @@ static void layout(const char *call)
     if (!members || !start || !count)
         armcii_fatal(call, "out of memory");
     for (int r = 0; r < P; r++)
-        count[armcii_g.peers[r].node]++;
+        count[armcii_reqs.peers[r].node]++;
     for (int a = 0; a < N; a++)
         start[a + 1] = start[a] + count[a];
     for (int r = 0; r < P; r++)
-        members[start[armcii_g.peers[r].node] + armcii_g.peers[r].node_rank] = r;
+        members[start[armcii_reqs.peers[r].node] + armcii_reqs.peers[r].node_rank] = r;
 }
 
 void armcii_coll_hier_fini(void)

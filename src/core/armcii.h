@@ -55,18 +55,34 @@ typedef struct armcii_alloc {
     struct armcii_alloc *next;
 } armcii_alloc_t;
 
-/** What the core keeps of one process of the job, in one place (src/core/topo.c makes the
- *  table): a small operation to a target reads its node and its counters from one line. */
+/** What the core keeps of one process of the job, in one place (req.c makes the table from
+ *  what topo.c found, and counts the requests): a small operation to a target reads how
+ *  it is reached and its counters from one line. */
 typedef struct {
     int node;         /* node id */
     int node_rank;    /* rank within its node */
+    int path;         /* armcii_path_t: self, the node's memory or the fabric */
     int out_write;    /* puts and hardware accumulates in flight to it */
     int out_sw;       /* software accumulates awaiting their acknowledgement */
     int out_implicit; /* implicit-handle requests in flight */
-    int open;         /* 1 + the slot of its open put message (rma.c), 0 when none */
     int pad[2];
 } armcii_peer_t;
 _Static_assert(sizeof(armcii_peer_t) == 32, "two peers to a cache line, none across two");
+
+/** The requests and what is in flight to each process (req.c writes it, whichever thread
+ *  holds the runtime lock). */
+typedef struct {
+    /* Set at start-up and read by every operation: on a line that nothing writes later. */
+    armcii_peer_t *peers; /* every rank: where it is, what is in flight to it */
+    /* Written as requests are made and completed, by the caller or the progress thread:
+     * on a line of their own (the pool's free list and active list, and the counts). */
+    armcii_pool_t pool __attribute__((aligned(64)));
+    int implicit_total; /* implicit-handle requests in flight, to anyone */
+    int ncopied;        /* requests in flight of blocking calls that returned (armcii_req_finish) */
+} armcii_reqs_t;
+_Static_assert(sizeof(armcii_reqs_t) == 128, "the table's line, then the pool's");
+
+extern armcii_reqs_t armcii_reqs;
 
 /** Every process's allocations, as alloc.c enters and removes them (the node heap itself
  *  is the transport's: armcii_node, transport.h). A lookup reads the table and moves only
@@ -137,21 +153,13 @@ typedef struct {
     MPI_Comm comm; /* private duplicate of the world communicator */
     armcii_env_t env;
 
-    armcii_peer_t *peers; /* every rank: where it is, what is in flight to it */
-    int shm;              /* same-node peers reached through shared memory */
+    int shm; /* same-node peers reached through shared memory */
 
-    /* requests */
-    armcii_pool_t pool;
-    int implicit_total;
     armcii_sel_limits_t limits;
 
     /* fabric */
     int fabric;         /* libfabric is open */
     armcii_caps_t caps; /* what the transport reported it can do (zero without fabric) */
-
-    /* requests in flight of blocking calls that returned (armcii_req_finish); both
-     * threads write it, so on a line of its own */
-    int ncopied __attribute__((aligned(64)));
 } armcii_state_t;
 
 extern armcii_state_t armcii_g;
@@ -180,20 +188,18 @@ void armcii_runtime_fini(const char *call);
 
 /* ---- paths and regions ---- */
 
+/** How @p target is reached: itself, through the node's memory (a peer of this node, and
+ *  shared memory on), or over the fabric (decided once, by armcii_peers_init). */
 static inline armcii_path_t armcii_path(int target)
 {
-    if (target == armcii_g.rank)
-        return ARMCII_PATH_SELF;
-    if (armcii_g.shm && armcii_g.peers[target].node == armcii_topo.node_id)
-        return ARMCII_PATH_SHM;
-    return ARMCII_PATH_FABRIC;
+    return (armcii_path_t)armcii_reqs.peers[target].path;
 }
 
 /** The node-local rank of @p rank, which names its slot in the node's control blocks
  *  (0 when shared memory is off). */
 static inline int armcii_slot_of(int rank)
 {
-    return armcii_g.shm ? armcii_g.peers[rank].node_rank : 0;
+    return armcii_g.shm ? armcii_reqs.peers[rank].node_rank : 0;
 }
 
 /** Accumulates of ARMCI type @p type go through libfabric atomics where the fabric is used. */
@@ -208,6 +214,14 @@ static inline int armcii_rmw_hw_ok(int op)
 }
 
 /* ---- requests (src/core/req.c; waiting for them: progress.c) ---- */
+
+/** Makes the table of processes from what topo.c found (@p node and @p node_rank, by
+ *  world rank), once it is known whether shared memory is used. */
+armcii_status_t armcii_peers_init(const int *node, const int *node_rank);
+/** Makes the request pool, of ARMCI_MAX_REQUESTS slots; 0, or -1 when out of memory. */
+int armcii_req_init(void);
+/** Frees the pool and the table of processes. */
+void armcii_req_fini(void);
 
 /** A new request; when the pool is full the oldest request is completed first. */
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
@@ -229,7 +243,7 @@ static inline void armcii_hdl_done(const char *call, armci_hdl_t *h)
 {
     if (!h)
         return;
-    if (armcii_pool_nbound(&armcii_g.pool) > 0)
+    if (armcii_pool_nbound(&armcii_reqs.pool) > 0)
         armcii_hdl_check_free(call, h);
     armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
 }
@@ -315,8 +329,8 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target);
  *  before a read or write the transport may carry past it. */
 static inline void armcii_order_after_messages(const char *call, int target)
 {
-    if (armcii_g.peers[target].out_sw > 0)
-        armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
+    if (armcii_reqs.peers[target].out_sw > 0)
+        armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
 }
 void armcii_fence(const char *call, int target);
 /** @p fn runs first in every fence of a target (aggregation registers its flush). */
@@ -432,7 +446,10 @@ void armcii_env_agree(const char *call);
 
 /* ---- topology (src/core/topo.c) ---- */
 
-armcii_status_t armcii_topo_init(void);
+/** Finds the node layout and the machine; collective. On success @p where_p is a new
+ *  array (the caller frees it) of every rank's node id, then every rank's rank within its
+ *  node (armcii_peers_init). */
+armcii_status_t armcii_topo_init(int **where_p);
 /** Ranks @p in[0..n) of communicator @p from as ranks of @p to (MPI_UNDEFINED if absent). */
 void armcii_translate(MPI_Comm from, MPI_Comm to, int n, const int *in, int *out);
 void armcii_topo_fini(void);

@@ -70,9 +70,9 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
      * write or read the transport orders can safely overtake them: wait for their
      * acknowledgements before any other kind of operation. Messages after messages need
      * not wait: the target applies one origin's messages in the order they were sent. */
-    if (armcii_g.peers[target].out_sw > 0 && kind != ARMCII_REQ_AM)
-        armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
-    if (armcii_g.peers[target].out_write == 0)
+    if (armcii_reqs.peers[target].out_sw > 0 && kind != ARMCII_REQ_AM)
+        armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
+    if (armcii_reqs.peers[target].out_write == 0)
         return;
     int ordered;
     switch (kind) {
@@ -88,7 +88,7 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
         break;
     }
     if (!ordered) {
-        armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
+        armcii_wait_zero(call, &armcii_reqs.peers[target].out_write, target);
         flush(call, target);
     }
 }
@@ -99,7 +99,7 @@ void armcii_order_local(const char *call)
     /* Only accumulates to oneself through libfabric atomics can be in flight here (they
      * take that path to stay atomic with remote peers' atomics); a copy must not pass
      * them. */
-    if (armcii_g.peers[me].out_write > 0 || armcii_g.peers[me].out_sw > 0)
+    if (armcii_reqs.peers[me].out_write > 0 || armcii_reqs.peers[me].out_sw > 0)
         armcii_fence(call, me);
 }
 
@@ -116,8 +116,8 @@ void armcii_fence(const char *call, int target)
 {
     if (before_fence)
         before_fence(call, target);
-    armcii_wait_zero(call, &armcii_g.peers[target].out_write, target);
-    armcii_wait_zero(call, &armcii_g.peers[target].out_sw, target);
+    armcii_wait_zero(call, &armcii_reqs.peers[target].out_write, target);
+    armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
     if (armcii_g.fabric)
         flush(call, target);
 }
@@ -129,8 +129,8 @@ void armcii_fence_all(const char *call)
     for (int p = 0; p < armcii_g.nproc; p++) {
         if (before_fence)
             before_fence(call, p);
-        armcii_wait_zero(call, &armcii_g.peers[p].out_write, p);
-        armcii_wait_zero(call, &armcii_g.peers[p].out_sw, p);
+        armcii_wait_zero(call, &armcii_reqs.peers[p].out_write, p);
+        armcii_wait_zero(call, &armcii_reqs.peers[p].out_sw, p);
     }
     if (armcii_g.fabric)
         flush_all(call);

@@ -168,11 +168,10 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
 {
     static const char *what[] = {"a get", "a put", "an operation applied by the target",
                                  "an atomic operation"};
-    /* held may be unset, as holding() allows: nothing is held back before rma.c registers
-     * it (armcii_put_open_init). Tested last: an open message to this target is rare. */
-    if (req->in_use && req->gen == gen && req->target >= 0 && armcii_g.peers[req->target].open &&
-        held)
-        held->send_waited(call, req->target); /* perhaps this very request */
+    /* Tested last: a message held back is rare. send_waited sends the one to this target,
+     * if any (perhaps this very request). */
+    if (req->in_use && req->gen == gen && req->target >= 0 && holding())
+        held->send_waited(call, req->target);
     watch_t w = {0};
     double t0 = armcii_g.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->gen == gen)
@@ -199,10 +198,10 @@ void armcii_wait_zero(const char *call, const int *counter, int target)
 void armcii_req_wait_all(const char *call)
 {
     /* up to the newest of now: requests other threads issue meanwhile are theirs to wait */
-    armcii_req_t *last = armcii_g.pool.newest;
+    armcii_req_t *last = armcii_reqs.pool.newest;
     uint32_t gen = last ? last->gen : 0;
     while (last && last->in_use && last->gen == gen)
-        armcii_req_wait(call, armcii_g.pool.oldest);
+        armcii_req_wait(call, armcii_reqs.pool.oldest);
 }
 
 /* MPI is asked at every poll, costly as MPI_Test is: asking less often leaves libfabric
@@ -493,7 +492,7 @@ static void *progress_main(void *arg)
         int n = armcii_progress();
         if (holding())
             held->age();
-        int mine = armcii_g.pool.nactive > armcii_g.ncopied;
+        int mine = armcii_reqs.pool.nactive > armcii_reqs.ncopied;
         armcii_stats.progress_wakeups += n > 0;
         armcii_warm_maybe(armcii_now());
         pthread_mutex_unlock(&armcii_prog.lock);

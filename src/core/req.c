@@ -3,12 +3,48 @@
  * completed (armcii_req_issued, armcii_req_op_done), found again from a reply's cookie,
  * marked copied, bound to the caller's handle, and released when its last operation
  * completes. Waiting for one is progress.c's; the pool it lives in, pool.h (inline).
+ * What is in flight to each process is counted in the table of processes, which is made
+ * here too, from what topo.c found.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "armcii.h"
 #include "../transport/transport.h"
 #include "invariant.h"
+
+armcii_reqs_t armcii_reqs;
+
+armcii_status_t armcii_peers_init(const int *node, const int *node_rank)
+{
+    int P = armcii_g.nproc;
+    size_t len = ((size_t)P * sizeof(armcii_peer_t) + 63) & ~(size_t)63;
+    armcii_peer_t *peers = aligned_alloc(64, len); /* no entry across two cache lines */
+    if (!peers)
+        return ARMCII_ENOMEM;
+    memset(peers, 0, len);
+    for (int r = 0; r < P; r++) {
+        peers[r].node = node[r];
+        peers[r].node_rank = node_rank[r];
+        peers[r].path = r == armcii_g.rank                               ? ARMCII_PATH_SELF
+                        : armcii_g.shm && node[r] == armcii_topo.node_id ? ARMCII_PATH_SHM
+                                                                         : ARMCII_PATH_FABRIC;
+    }
+    armcii_reqs.peers = peers;
+    return ARMCII_OK;
+}
+
+int armcii_req_init(void)
+{
+    return armcii_pool_init(&armcii_reqs.pool, (int)armcii_g.env.MAX_REQUESTS);
+}
+
+void armcii_req_fini(void)
+{
+    armcii_pool_fini(&armcii_reqs.pool);
+    free(armcii_reqs.peers);
+    armcii_reqs.peers = NULL;
+}
 
 static void release(armcii_req_t *req)
 {
@@ -16,32 +52,32 @@ static void release(armcii_req_t *req)
     switch ((armcii_req_kind_t)req->kind) {
     case ARMCII_REQ_PUT:
     case ARMCII_REQ_ACC_HW:
-        armcii_g.peers[t].out_write--;
+        armcii_reqs.peers[t].out_write--;
         break;
     case ARMCII_REQ_AM:
-        armcii_g.peers[t].out_sw--;
+        armcii_reqs.peers[t].out_sw--;
         break;
     case ARMCII_REQ_GET:
         break;
     }
     if (req->implicit) {
-        armcii_g.peers[t].out_implicit--;
-        armcii_g.implicit_total--;
+        armcii_reqs.peers[t].out_implicit--;
+        armcii_reqs.implicit_total--;
     }
     if (req->copied)
-        armcii_g.ncopied--;
+        armcii_reqs.ncopied--;
     if (req->on_release)
         req->on_release(req->scratch);
     if (req->scratch) { /* most requests own none: no call on their way out */
         free(req->scratch);
         req->scratch = NULL;
     }
-    armcii_pool_release(&armcii_g.pool, req);
+    armcii_pool_release(&armcii_reqs.pool, req);
 }
 
 void armcii_hdl_check_free(const char *call, const armci_hdl_t *h)
 {
-    const armcii_req_t *old = armcii_pool_bound(&armcii_g.pool, h);
+    const armcii_req_t *old = armcii_pool_bound(&armcii_reqs.pool, h);
     if (!old)
         return;
     static const char *const kinds[] = {"a get from", "a put to", "a message to",
@@ -58,7 +94,7 @@ void armcii_hdl_bind(const char *call, armci_hdl_t *h, armcii_req_t *req)
     if (!h)
         return;
     armcii_hdl_check_free(call, h);
-    armcii_pool_bind(&armcii_g.pool, req, h);
+    armcii_pool_bind(&armcii_reqs.pool, req, h);
     armcii_hdl_set(h, req->index, req->gen, 0);
 }
 
@@ -83,16 +119,16 @@ void armcii_req_copied(armcii_req_t *req)
 {
     if (!req->copied) {
         req->copied = 1;
-        armcii_g.ncopied++;
+        armcii_reqs.ncopied++;
     }
 }
 
 armcii_req_t *armcii_req_of_cookie(uint64_t cookie)
 {
     uint32_t slot = (uint32_t)(cookie >> 32), gen = (uint32_t)cookie;
-    if (slot >= (uint32_t)armcii_g.pool.nslots)
+    if (slot >= (uint32_t)armcii_reqs.pool.nslots)
         armcii_fatal("armci progress", "reply for request slot %u, beyond the pool", slot);
-    armcii_req_t *req = &armcii_g.pool.slots[slot];
+    armcii_req_t *req = &armcii_reqs.pool.slots[slot];
     if (!req->in_use || req->gen != gen)
         armcii_fatal("armci progress",
                      "reply for a request that is not in flight (slot %u, generation %u)", slot,
@@ -113,12 +149,12 @@ void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wa
 
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit)
 {
-    armcii_req_t *req = armcii_pool_take(&armcii_g.pool);
+    armcii_req_t *req = armcii_pool_take(&armcii_reqs.pool);
     if (!req) {
         /* Pool full: complete the oldest request transparently. Its handle, if it has
          * one, then reads as completed. */
-        armcii_req_wait(call, armcii_g.pool.oldest);
-        req = armcii_pool_take(&armcii_g.pool);
+        armcii_req_wait(call, armcii_reqs.pool.oldest);
+        req = armcii_pool_take(&armcii_reqs.pool);
     }
     req->pending = 1; /* the issuer's, until armcii_req_issued */
     req->kind = (uint8_t)kind;
@@ -127,17 +163,17 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
     switch (kind) {
     case ARMCII_REQ_PUT:
     case ARMCII_REQ_ACC_HW:
-        armcii_g.peers[target].out_write++;
+        armcii_reqs.peers[target].out_write++;
         break;
     case ARMCII_REQ_AM:
-        armcii_g.peers[target].out_sw++;
+        armcii_reqs.peers[target].out_sw++;
         break;
     case ARMCII_REQ_GET:
         break;
     }
     if (implicit) {
-        armcii_g.peers[target].out_implicit++;
-        armcii_g.implicit_total++;
+        armcii_reqs.peers[target].out_implicit++;
+        armcii_reqs.implicit_total++;
     }
     return req;
 }

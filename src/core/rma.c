@@ -138,11 +138,26 @@ typedef struct {
 } open_msg_t;
 
 static open_msg_t open_msgs[OPEN_SLOTS];
+/* The target of each slot's open message, plus one (0: the slot is free): one line,
+ * looked through only while some message is open, so that an operation to a target
+ * with none reads armcii_put_open_count alone. */
+static int open_target[OPEN_SLOTS];
 static int open_next;
 /* The message a put is being added to: a wait inside the builder (for a free bounce
  * buffer, which may be held by the other open messages) sends the others, never it. */
 static open_msg_t *building;
 int armcii_put_open_count;
+
+/* 1 + the slot of @p target's open message, 0 when it has none. */
+static int open_slot_of(int target)
+{
+    if (armcii_put_open_count == 0)
+        return 0;
+    for (int s = 0; s < OPEN_SLOTS; s++)
+        if (open_target[s] == target + 1)
+            return s + 1;
+    return 0;
+}
 
 /* Each open message holds a bounce buffer: at most one eighth of them (ARMCI_BOUNCE_COUNT)
  * are held so, and at least one. */
@@ -156,7 +171,7 @@ static int open_slots(void)
  * target): asked for now, rather than deferred and then asked for by a message more. */
 static void open_send(const char *call, open_msg_t *o, int waited)
 {
-    armcii_g.peers[o->target].open = 0;
+    open_target[o - open_msgs] = 0;
     armcii_put_open_count--;
     armcii_amb_t *b = o->b;
     armcii_req_t *req = o->req;
@@ -172,7 +187,7 @@ static void open_send(const char *call, open_msg_t *o, int waited)
 
 static void send_one(const char *call, int target, int waited)
 {
-    int s = armcii_g.peers[target].open;
+    int s = open_slot_of(target);
     if (s && &open_msgs[s - 1] != building)
         open_send(call, &open_msgs[s - 1], waited);
 }
@@ -227,7 +242,7 @@ static int open_fits(const open_msg_t *o, armcii_op_t what, int type, const void
 static open_msg_t *open_msg(const char *call, int target, armcii_op_t what, int type,
                             const void *scale)
 {
-    int s = armcii_g.peers[target].open;
+    int s = open_slot_of(target);
     if (s && open_fits(&open_msgs[s - 1], what, type, scale))
         return &open_msgs[s - 1];
     if (s)
@@ -245,7 +260,7 @@ static open_msg_t *open_msg(const char *call, int target, armcii_op_t what, int 
     if (what == ARMCII_OP_ACC)
         memcpy(o->scale, scale, armcii_acc_type_size(type));
     o->b = armcii_amb_begin(call, o->req, what, type, scale, target);
-    armcii_g.peers[target].open = (int)(o - open_msgs) + 1;
+    open_target[o - open_msgs] = target + 1;
     armcii_put_open_count++;
     return o;
 }

@@ -43,12 +43,12 @@ static size_t rss_anon(void)
 static void memory_line(char *line, size_t n)
 {
     size_t registered = 0, fabric = armcii_g.fabric ? armcii_ofi_bytes(&registered) : 0;
-    size_t peers = (size_t)armcii_g.nproc * sizeof(*armcii_g.peers);
+    size_t peers = (size_t)armcii_g.nproc * sizeof(*armcii_reqs.peers);
     snprintf(line, n,
              "memory: request pool %zu KiB, region table %zu KiB, process table %zu KiB, "
              "fabric buffers and tables %zu KiB (%zu KiB registered, as used), get cache %zu "
              "KiB; private memory of this process %.1f MiB",
-             armcii_pool_bytes(&armcii_g.pool) >> 10,
+             armcii_pool_bytes(&armcii_reqs.pool) >> 10,
              armcii_region_bytes(&armcii_mem.regions) >> 10, peers >> 10, fabric >> 10,
              registered >> 10, armcii_cache_rt_bytes() >> 10, (double)rss_anon() / 1048576.0);
 }
@@ -138,8 +138,14 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     armcii_env_agree(call);
 
     armcii_status_t st;
-    if ((st = armcii_topo_init()) != ARMCII_OK)
+    int *where;
+    if ((st = armcii_topo_init(&where)) != ARMCII_OK)
         init_fail(call, "finding the node layout", st);
+    armcii_g.shm = armcii_g.env.SHM && armcii_topo.node_size > 1;
+    st = armcii_peers_init(where, where + P);
+    free(where);
+    if (st != ARMCII_OK)
+        init_fail(call, "making the table of processes", st);
     int place = armcii_place_parse(armcii_g.env.PLACEMENT);
     if (place < 0)
         armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",
@@ -151,12 +157,10 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         init_fail(call, "learning the node's process ids", st);
     if ((st = armcii_hb_init()) != ARMCII_OK)
         init_fail(call, "connecting the heartbeats", st);
-    armcii_g.shm = armcii_g.env.SHM && armcii_topo.node_size > 1;
     configure_transport();
     if ((st = armcii_shm_init()) != ARMCII_OK)
         init_fail(call, "setting up node memory", st);
-    if (armcii_alloc_init() != 0 ||
-        armcii_pool_init(&armcii_g.pool, (int)armcii_g.env.MAX_REQUESTS) != 0)
+    if (armcii_alloc_init() != 0 || armcii_req_init() != 0)
         init_fail(call, "allocating the region table and request pool", ARMCII_ENOMEM);
 
     /* libfabric is needed only when some peer is not reached through shared memory. */
@@ -209,7 +213,7 @@ void armcii_runtime_fini(const char *call)
     armcii_flush_fini();
     armcii_shm_fini();
     armcii_alloc_fini();
-    armcii_pool_fini(&armcii_g.pool);
+    armcii_req_fini();
     armcii_topo_fini();
     MPI_Comm_free(&armcii_g.comm);
     armcii_g.initialized = 0;

@@ -8,7 +8,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
@@ -110,7 +109,7 @@ static void hw_probe(MPI_Comm machine)
     hwloc_topology_destroy(topo);
 }
 
-armcii_status_t armcii_topo_init(void)
+armcii_status_t armcii_topo_init(int **where_p)
 {
     int P = armcii_g.nproc;
     if (MPI_Comm_split_type(armcii_g.comm, MPI_COMM_TYPE_SHARED, armcii_g.rank, MPI_INFO_NULL,
@@ -136,29 +135,20 @@ armcii_status_t armcii_topo_init(void)
     /* A node is named by its lowest world rank; node ids are those names made dense. */
     int leader = armcii_g.rank;
     MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, armcii_topo.node_comm);
-    int *leaders = malloc(2 * (size_t)P * sizeof(int));
-    size_t peers_len = ((size_t)P * sizeof(armcii_peer_t) + 63) & ~(size_t)63;
-    armcii_g.peers = aligned_alloc(64, peers_len); /* no entry across two cache lines */
-    if (armcii_g.peers)
-        memset(armcii_g.peers, 0, peers_len);
-    if (!leaders || !armcii_g.peers) {
-        free(leaders);
+    int *where = malloc(2 * (size_t)P * sizeof(int)); /* leaders, then node ids */
+    if (!where)
         return ARMCII_ENOMEM;
-    }
-    int *node_ranks = leaders + P;
-    MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, armcii_g.comm);
+    int *node_ranks = where + P;
+    MPI_Allgather(&leader, 1, MPI_INT, where, 1, MPI_INT, armcii_g.comm);
     MPI_Allgather(&armcii_topo.node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, armcii_g.comm);
     armcii_topo.nnodes = 0;
-    for (int r = 0; r < P; r++) { /* a leader comes before the rest of its node */
-        armcii_peer_t *p = &armcii_g.peers[r];
-        p->node = leaders[r] == r ? armcii_topo.nnodes++ : armcii_g.peers[leaders[r]].node;
-        p->node_rank = node_ranks[r];
-    }
-    armcii_topo.node_id = armcii_g.peers[armcii_g.rank].node;
-    free(leaders);
+    for (int r = 0; r < P; r++) /* a leader comes before the rest of its node */
+        where[r] = where[r] == r ? armcii_topo.nnodes++ : where[where[r]];
+    armcii_topo.node_id = where[armcii_g.rank];
 
     MPI_Comm_split(armcii_g.comm, armcii_topo.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_g.rank,
                    &armcii_topo.masters_comm);
+    *where_p = where;
     return ARMCII_OK;
 }
 
@@ -178,6 +168,4 @@ void armcii_topo_fini(void)
         MPI_Comm_free(&armcii_topo.node_comm);
     if (armcii_topo.masters_comm != MPI_COMM_NULL)
         MPI_Comm_free(&armcii_topo.masters_comm);
-    free(armcii_g.peers);
-    armcii_g.peers = NULL;
 }

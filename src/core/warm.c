@@ -108,13 +108,15 @@ size_t armcii_warm_pass(void)
     lines += touch_counted(&armcii_topo, sizeof(armcii_topo), &s);
     lines += touch_counted(&armcii_prog, sizeof(armcii_prog), &s);
     lines += touch_counted(&armcii_mem, sizeof(armcii_mem), &s);
+    lines += touch_counted(&armcii_reqs, sizeof(armcii_reqs), &s);
     lines += touch_counted(&armcii_stats, sizeof(armcii_stats), &s);
-    if (armcii_g.peers)
-        lines += touch_counted(armcii_g.peers, (size_t)armcii_g.nproc * sizeof(armcii_peer_t), &s);
+    if (armcii_reqs.peers)
+        lines +=
+            touch_counted(armcii_reqs.peers, (size_t)armcii_g.nproc * sizeof(armcii_peer_t), &s);
     if (armcii_node.slots)
         lines += touch_counted(armcii_node.slots,
                                (size_t)armcii_topo.node_size * sizeof(armcii_node_slot_t), &s);
-    lines += touch_pool(&armcii_g.pool, &s);
+    lines += touch_pool(&armcii_reqs.pool, &s);
     lines += armcii_region_touch(&armcii_mem.regions, REGION_BUDGET, &s);
     if (__start_armcii_hot_text && __stop_armcii_hot_text)
         lines += touch_counted(__start_armcii_hot_text,

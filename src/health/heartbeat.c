@@ -81,13 +81,13 @@ static int running;
 
 static int is_leader(int r)
 {
-    return armcii_g.peers[r].node_rank == 0;
+    return armcii_reqs.peers[r].node_rank == 0;
 }
 
 static int leader_of(int r)
 {
     for (int q = 0; q < armcii_g.nproc; q++)
-        if (armcii_g.peers[q].node == armcii_g.peers[r].node && is_leader(q))
+        if (armcii_reqs.peers[q].node == armcii_reqs.peers[r].node && is_leader(q))
             return q;
     return -1;
 }
@@ -359,7 +359,7 @@ armcii_status_t armcii_hb_init(void)
     int out = 0, in = 0;
     if (is_leader(me)) {
         for (int r = 0; r < P; r++) {
-            if (r == me || !(is_leader(r) || armcii_g.peers[r].node == armcii_topo.node_id))
+            if (r == me || !(is_leader(r) || armcii_reqs.peers[r].node == armcii_topo.node_id))
                 continue;
             if (is_leader(r) && r < me)
                 out++;

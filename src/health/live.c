@@ -64,8 +64,8 @@ static int gone(pid_t pid)
 static int world_rank_of(int node_rank)
 {
     for (int r = 0; r < armcii_g.nproc; r++)
-        if (armcii_g.peers[r].node == armcii_topo.node_id &&
-            armcii_g.peers[r].node_rank == node_rank)
+        if (armcii_reqs.peers[r].node == armcii_topo.node_id &&
+            armcii_reqs.peers[r].node_rank == node_rank)
             return r;
     return -1;
 }
@@ -95,7 +95,7 @@ static void died(const char *call, int node_rank)
 void armcii_live_blame(const char *call, int rank)
 {
     if (!node_pids || rank < 0 || rank >= armcii_g.nproc || rank == armcii_g.rank ||
-        armcii_g.peers[rank].node != armcii_topo.node_id) {
+        armcii_reqs.peers[rank].node != armcii_topo.node_id) {
         /* Another host's process, or no target known (a standing receive): its node's
          * leader hears of a death within milliseconds and the heartbeat thread ends this
          * process naming it; give it that moment before the symptom is reported. */
@@ -104,7 +104,7 @@ void armcii_live_blame(const char *call, int rank)
                 usleep(10000);
         return;
     }
-    int i = armcii_g.peers[rank].node_rank;
+    int i = armcii_reqs.peers[rank].node_rank;
     for (int ms = 0; ms <= BLAME_GRACE_MS; ms += 10) {
         if (gone(node_pids[i]))
             died(call, i);
