@@ -9,12 +9,12 @@
 void armcii_fail_init(const char *call)
 {
     armcii_fatal(call, "%s",
-                 armcii_g.finalized ? "called after ARMCI_Finalize" : "called before ARMCI_Init");
+                 armcii_rt.finalized ? "called after ARMCI_Finalize" : "called before ARMCI_Init");
 }
 
 void armcii_fail_rank(const char *call, int proc)
 {
-    armcii_fatal(call, "process %d is out of range (0..%d)", proc, armcii_g.nproc - 1);
+    armcii_fatal(call, "process %d is out of range (0..%d)", proc, armcii_rt.nproc - 1);
 }
 
 void armcii_fail_count(const char *call, const char *what, long n)

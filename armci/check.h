@@ -28,7 +28,7 @@ void armcii_fail_aggregate_acc(const char *call) __attribute__((noreturn, cold))
 /** As armcii_enter, without taking the lock (for calls that take it themselves). */
 static inline void armcii_check_init(const char *call)
 {
-    if (__builtin_expect(!armcii_g.initialized, 0))
+    if (__builtin_expect(!armcii_rt.initialized, 0))
         armcii_fail_init(call);
 }
 
@@ -41,7 +41,7 @@ static inline void armcii_enter(const char *call)
 
 static inline void armcii_check_rank(const char *call, int proc)
 {
-    if (__builtin_expect(proc < 0 || proc >= armcii_g.nproc, 0))
+    if (__builtin_expect(proc < 0 || proc >= armcii_rt.nproc, 0))
         armcii_fail_rank(call, proc);
 }
 

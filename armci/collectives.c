@@ -10,7 +10,7 @@ static int coll(const char *call, int allgather, const void *sendbuf, void *recv
     armcii_enter(call);
     if (group)
         armcii_check_group(call, "the group", group, 1);
-    MPI_Comm comm = group ? group->comm : armcii_g.comm;
+    MPI_Comm comm = group ? group->comm : armcii_rt.comm;
     int P;
     MPI_Comm_size(comm, &P);
     if (block_bytes > (size_t)__INT_MAX__)

@@ -88,7 +88,7 @@ void armcii_check_group(const char *call, const char *what, const ARMCI_Group *g
 {
     if (g == NULL)
         armcii_fatal(call, "%s is NULL", what);
-    if (g->comm == armcii_g.comm && g->grp_to_abs == world_group.grp_to_abs)
+    if (g->comm == armcii_rt.comm && g->grp_to_abs == world_group.grp_to_abs)
         return; /* the world group, or a copy of it */
     if (g->comm != MPI_COMM_NULL && live_find(g) >= 0)
         return;
@@ -114,15 +114,15 @@ static void set_maps(const char *call, ARMCI_Group *g)
     if (g->comm == MPI_COMM_NULL)
         return;
     g->grp_to_abs = malloc((size_t)g->size * sizeof(int));
-    g->abs_to_grp = malloc((size_t)armcii_g.nproc * sizeof(int));
+    g->abs_to_grp = malloc((size_t)armcii_rt.nproc * sizeof(int));
     int *seq = malloc((size_t)g->size * sizeof(int));
     if (!g->grp_to_abs || !g->abs_to_grp || !seq)
         armcii_fatal(call, "out of memory");
     for (int i = 0; i < g->size; i++)
         seq[i] = i;
-    armcii_translate(g->comm, armcii_g.comm, g->size, seq, g->grp_to_abs);
+    armcii_translate(g->comm, armcii_rt.comm, g->size, seq, g->grp_to_abs);
     free(seq);
-    for (int p = 0; p < armcii_g.nproc; p++)
+    for (int p = 0; p < armcii_rt.nproc; p++)
         g->abs_to_grp[p] = -1;
     for (int i = 0; i < g->size; i++)
         g->abs_to_grp[g->grp_to_abs[i]] = i;
@@ -136,10 +136,10 @@ const ARMCI_Group *armcii_world_group(void)
 void armcii_groups_init(void)
 {
     ARMCI_Group *w = &world_group;
-    w->comm = armcii_g.comm;
+    w->comm = armcii_rt.comm;
     w->noncoll_pgroup_comm = MPI_COMM_NULL;
-    w->rank = armcii_g.rank;
-    w->size = armcii_g.nproc;
+    w->rank = armcii_rt.rank;
+    w->size = armcii_rt.nproc;
     set_maps("ARMCI_Init", w);
     default_group = *w;
 }

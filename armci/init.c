@@ -24,11 +24,11 @@ static int we_init_mpi; /* MPI_Init_thread was ours, and so is MPI_Finalize */
 static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
 {
     static const char call[] = "ARMCI_Init";
-    if (armcii_g.initialized) {
+    if (armcii_rt.initialized) {
         init_count++;
         return 0;
     }
-    if (armcii_g.finalized)
+    if (armcii_rt.finalized)
         armcii_fatal(call, "ARMCI cannot be initialised again after ARMCI_Finalize");
 
     int mpi_up = 0;
@@ -76,7 +76,7 @@ int ARMCI_Init_mpi_comm(MPI_Comm comm)
 
 int ARMCI_Initialized(void)
 {
-    return armcii_g.initialized;
+    return armcii_rt.initialized;
 }
 
 int ARMCI_Finalize(void)
@@ -84,7 +84,7 @@ int ARMCI_Finalize(void)
     static const char call[] = "ARMCI_Finalize";
     int mpi_down = 0;
     MPI_Finalized(&mpi_down);
-    if (mpi_down && armcii_g.initialized)
+    if (mpi_down && armcii_rt.initialized)
         armcii_fatal(call, "called after MPI_Finalize; call ARMCI_Finalize first (it still "
                            "needs MPI to complete what is in flight and free its memory)");
     armcii_check_init(call); /* one more than there were ARMCI_Init calls: an error */
@@ -161,7 +161,7 @@ int ARMCIX_Resources(armcix_resources_t *res)
         return -1;
     armcii_enter(call);
     int used = 0, total = 0;
-    if (armcii_g.fabric)
+    if (armcii_rt.fabric)
         armcii_ofi_bounce_usage(&used, &total);
     res->requests_in_use = armcii_reqs.pool.nactive;
     res->requests_max = armcii_reqs.pool.nslots;

@@ -14,7 +14,7 @@ static int malloc_on(const char *call, void **ptr_arr, armci_size_t bytes, ARMCI
         armcii_check_group(call, "the group", group, 1);
     armcii_check_local(call, "ptr_arr", ptr_arr, 1);
     armcii_check_count(call, "size", (long)bytes);
-    int rc = armcii_malloc_comm(call, ptr_arr, bytes, group ? group->comm : armcii_g.comm);
+    int rc = armcii_malloc_comm(call, ptr_arr, bytes, group ? group->comm : armcii_rt.comm);
     armcii_unlock();
     return rc;
 }
@@ -24,7 +24,7 @@ static int free_on(const char *call, void *ptr, ARMCI_Group *group)
     armcii_enter(call);
     if (group)
         armcii_check_group(call, "the group", group, 1);
-    int rc = armcii_free_comm(call, ptr, group ? group->comm : armcii_g.comm);
+    int rc = armcii_free_comm(call, ptr, group ? group->comm : armcii_rt.comm);
     armcii_unlock();
     return rc;
 }

@@ -32,7 +32,7 @@ static int rank_in(const char *call, MPI_Comm comm, int abs)
 {
     armcii_check_rank(call, abs);
     int r;
-    armcii_translate(armcii_g.comm, comm, 1, &abs, &r);
+    armcii_translate(armcii_rt.comm, comm, 1, &abs, &r);
     if (r == MPI_UNDEFINED)
         armcii_fatal(call, "process %d is not in the communicating group", abs);
     return r;
@@ -152,7 +152,7 @@ static MPI_Op mpi_op(const char *call, const char *op, int type, int *abs_p, int
  * is none (the scopes of the node and of node leaders), and MPI's collectives serve. */
 static MPI_Comm own_comm(MPI_Comm comm, const ARMCI_Group *g)
 {
-    if (comm == armcii_g.comm)
+    if (comm == armcii_rt.comm)
         return armcii_coll_p2p_world();
     if (g && comm == g->comm)
         return g->noncoll_pgroup_comm;
@@ -196,8 +196,8 @@ static void bcast(const char *call, void *buf, int len, int root_abs, MPI_Comm c
 int armci_msg_me(void)
 {
     int r = 0;
-    if (armcii_g.initialized)
-        return armcii_g.rank;
+    if (armcii_rt.initialized)
+        return armcii_rt.rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &r); /* usable before ARMCI_Init, as tcgmsg codes expect */
     return r;
 }
@@ -205,8 +205,8 @@ int armci_msg_me(void)
 int armci_msg_nproc(void)
 {
     int n = 1;
-    if (armcii_g.initialized)
-        return armcii_g.nproc;
+    if (armcii_rt.initialized)
+        return armcii_rt.nproc;
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     return n;
 }
@@ -230,7 +230,7 @@ void armci_msg_snd(int tag, void *buffer, int len, int to)
     armcii_check_count(call, "len", len);
     armcii_check_local(call, "buffer", buffer, (size_t)len);
     MPI_Request r;
-    MPI_Isend(buffer, len, MPI_BYTE, to, tag, armcii_g.comm, &r);
+    MPI_Isend(buffer, len, MPI_BYTE, to, tag, armcii_rt.comm, &r);
     armcii_mpi_wait(call, &r);
     armcii_unlock();
 }
@@ -243,7 +243,7 @@ static int receive(const char *call, int tag, void *buffer, int buflen, int *msg
     MPI_Request r;
     int done = 0;
     unsigned idle = 0;
-    MPI_Irecv(buffer, buflen, MPI_BYTE, from, tag, armcii_g.comm, &r);
+    MPI_Irecv(buffer, buflen, MPI_BYTE, from, tag, armcii_rt.comm, &r);
     /* A message longer than buflen is an MPI truncation error, reported by MPI itself. */
     while (!done) {
         armcii_poll_waiting(call, &idle);
@@ -294,21 +294,21 @@ void armci_msg_group_barrier(ARMCI_Group *group)
 void armci_msg_bcast_scope(int scope, void *buffer, int len, int root)
 {
     MSG_ENTER("armci_msg_bcast_scope");
-    bcast(call, buffer, len, root, scope_comm(call, scope, armcii_g.comm), NULL);
+    bcast(call, buffer, len, root, scope_comm(call, scope, armcii_rt.comm), NULL);
     armcii_unlock();
 }
 
 void armci_msg_bcast(void *buffer, int len, int root)
 {
     MSG_ENTER("armci_msg_bcast");
-    bcast(call, buffer, len, root, armcii_g.comm, NULL);
+    bcast(call, buffer, len, root, armcii_rt.comm, NULL);
     armcii_unlock();
 }
 
 void armci_msg_brdcst(void *buffer, int len, int root)
 {
     MSG_ENTER("armci_msg_brdcst");
-    bcast(call, buffer, len, root, armcii_g.comm, NULL);
+    bcast(call, buffer, len, root, armcii_rt.comm, NULL);
     armcii_unlock();
 }
 
@@ -341,7 +341,7 @@ void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_npro
 void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
 {
     MSG_ENTER("armci_msg_bintree");
-    MPI_Comm comm = scope_comm(call, scope, armcii_g.comm);
+    MPI_Comm comm = scope_comm(call, scope, armcii_rt.comm);
     *Root = *Up = *Left = *Right = -1;
     if (comm != MPI_COMM_NULL) {
         int me, n;
@@ -353,7 +353,7 @@ void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
         for (int i = 0; i < 4; i++) {
             absr[i] = -1;
             if (rel[i] >= 0)
-                armcii_translate(comm, armcii_g.comm, 1, &rel[i], &absr[i]);
+                armcii_translate(comm, armcii_rt.comm, 1, &rel[i], &absr[i]);
         }
         *Root = absr[0];
         *Up = absr[1];
@@ -368,7 +368,7 @@ void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
 void armci_msg_gop_scope(int scope, void *x, int n, char *op, int type)
 {
     MSG_ENTER("armci_msg_gop_scope");
-    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm), NULL);
+    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_rt.comm), NULL);
     armcii_unlock();
 }
 
@@ -384,14 +384,14 @@ void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type, AR
 void armci_msg_reduce(void *x, int n, char *op, int type)
 {
     MSG_ENTER("armci_msg_reduce");
-    allreduce(call, x, n, op, type, armcii_g.comm, NULL);
+    allreduce(call, x, n, op, type, armcii_rt.comm, NULL);
     armcii_unlock();
 }
 
 void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
 {
     MSG_ENTER("armci_msg_reduce_scope");
-    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_g.comm), NULL);
+    allreduce(call, x, n, op, type, scope_comm(call, scope, armcii_rt.comm), NULL);
     armcii_unlock();
 }
 
@@ -412,11 +412,11 @@ void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
         armcii_unlock();                                                                           \
     }
 
-GOP(armci_msg_igop, int, ARMCI_INT, armcii_g.comm)
-GOP(armci_msg_lgop, long, ARMCI_LONG, armcii_g.comm)
-GOP(armci_msg_llgop, long long, ARMCI_LONG_LONG, armcii_g.comm)
-GOP(armci_msg_fgop, float, ARMCI_FLOAT, armcii_g.comm)
-GOP(armci_msg_dgop, double, ARMCI_DOUBLE, armcii_g.comm)
+GOP(armci_msg_igop, int, ARMCI_INT, armcii_rt.comm)
+GOP(armci_msg_lgop, long, ARMCI_LONG, armcii_rt.comm)
+GOP(armci_msg_llgop, long long, ARMCI_LONG_LONG, armcii_rt.comm)
+GOP(armci_msg_fgop, float, ARMCI_FLOAT, armcii_rt.comm)
+GOP(armci_msg_dgop, double, ARMCI_DOUBLE, armcii_rt.comm)
 GOP(armci_msg_clus_igop, int, ARMCI_INT, armcii_topo.masters_comm)
 GOP(armci_msg_clus_lgop, long, ARMCI_LONG, armcii_topo.masters_comm)
 GOP(armci_msg_clus_llgop, long long, ARMCI_LONG_LONG, armcii_topo.masters_comm)
@@ -458,14 +458,14 @@ static void select_scope(const char *call, MPI_Comm comm, void *x, int n, const 
 void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int contribute)
 {
     MSG_ENTER("armci_msg_sel_scope");
-    select_scope(call, scope_comm(call, scope, armcii_g.comm), x, n, op, type, contribute);
+    select_scope(call, scope_comm(call, scope, armcii_rt.comm), x, n, op, type, contribute);
     armcii_unlock();
 }
 
 void armci_msg_sel(void *x, int n, char *op, int type, int contribute)
 {
     MSG_ENTER("armci_msg_sel");
-    select_scope(call, armcii_g.comm, x, n, op, type, contribute);
+    select_scope(call, armcii_rt.comm, x, n, op, type, contribute);
     armcii_unlock();
 }
 
@@ -487,7 +487,7 @@ static void exchange(const char *call, void *ptr_arr[], int n, MPI_Comm comm)
 void armci_exchange_address(void *ptr_ar[], int n)
 {
     MSG_ENTER("armci_exchange_address");
-    exchange(call, ptr_ar, n, armcii_g.comm);
+    exchange(call, ptr_ar, n, armcii_rt.comm);
     armcii_unlock();
 }
 

@@ -14,10 +14,10 @@
 static int unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
                     int proc, armci_hdl_t *hdl, int blocking)
 {
-    if (bytes <= 0 || !local || !armcii_g.one_caller)
+    if (bytes <= 0 || !local || !armcii_rt.one_caller)
         return 0;
     armcii_check_init(call);
-    if (proc < 0 || proc >= armcii_g.nproc)
+    if (proc < 0 || proc >= armcii_rt.nproc)
         return 0;
     /* a handle naming an operation in flight somewhere is checked on the locked way (only
      * this thread binds handles, so the count cannot grow behind this look) */

@@ -38,7 +38,7 @@ int ARMCI_Wait(armci_hdl_t *hdl)
     static const char call[] = "ARMCI_Wait";
     /* Completed within its call (a copy on this node, say): nothing the lock guards is
      * read, only the caller's handle. */
-    if (armcii_g.one_caller && hdl && hdl->slot == ARMCII_HDL_SLOT_DONE &&
+    if (armcii_rt.one_caller && hdl && hdl->slot == ARMCII_HDL_SLOT_DONE &&
         ((unsigned)hdl->tag >> 24) == ARMCII_HDL_MAGIC) {
         armcii_check_init(call);
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(hdl));

@@ -6,10 +6,10 @@
 #include "check.h"
 
 /* Decided alike on every process (ARMCI_SHM and ARMCI_DOMAIN_NODE are the same in all):
- * not armcii_g.shm, which is 0 in a process alone on its node while its peers count nodes. */
+ * not armcii_rt.shm, which is 0 in a process alone on its node while its peers count nodes. */
 static int per_process(void)
 {
-    return !armcii_g.env.SHM || !armcii_g.env.DOMAIN_NODE;
+    return !armcii_rt.env.SHM || !armcii_rt.env.DOMAIN_NODE;
 }
 
 static void check_domain(const char *call, armci_domain_t domain)
@@ -21,7 +21,7 @@ static void check_domain(const char *call, armci_domain_t domain)
 
 static void check_id(const char *call, int id)
 {
-    int count = per_process() ? armcii_g.nproc : armcii_topo.nnodes;
+    int count = per_process() ? armcii_rt.nproc : armcii_topo.nnodes;
     if (id < 0 || id >= count)
         armcii_fatal(call, "domain id %d is outside 0..%d", id, count - 1);
 }
@@ -29,7 +29,7 @@ static void check_id(const char *call, int id)
 int armci_domain_count(armci_domain_t domain)
 {
     check_domain("armci_domain_count", domain);
-    return per_process() ? armcii_g.nproc : armcii_topo.nnodes;
+    return per_process() ? armcii_rt.nproc : armcii_topo.nnodes;
 }
 
 int armci_domain_id(armci_domain_t domain, int glob_proc_id)
@@ -43,7 +43,7 @@ int armci_domain_id(armci_domain_t domain, int glob_proc_id)
 int armci_domain_my_id(armci_domain_t domain)
 {
     check_domain("armci_domain_my_id", domain);
-    return per_process() ? armcii_g.rank : armcii_topo.node_id;
+    return per_process() ? armcii_rt.rank : armcii_topo.node_id;
 }
 
 int armci_domain_nprocs(armci_domain_t domain, int id)
@@ -54,7 +54,7 @@ int armci_domain_nprocs(armci_domain_t domain, int id)
     if (per_process())
         return 1;
     int n = 0;
-    for (int p = 0; p < armcii_g.nproc; p++)
+    for (int p = 0; p < armcii_rt.nproc; p++)
         n += armcii_reqs.peers[p].node == id;
     return n;
 }
@@ -70,7 +70,7 @@ int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id)
                          id);
         return id;
     }
-    for (int p = 0, k = 0; p < armcii_g.nproc; p++)
+    for (int p = 0, k = 0; p < armcii_rt.nproc; p++)
         if (armcii_reqs.peers[p].node == id && k++ == loc_proc_id)
             return p;
     armcii_fatal(call, "domain %d has no local process %d", id, loc_proc_id);
@@ -95,14 +95,14 @@ int ARMCI_Same_node(int proc)
 int ARMCI_Uses_shm(void)
 {
     armcii_check_init("ARMCI_Uses_shm");
-    return armcii_g.shm;
+    return armcii_rt.shm;
 }
 
 int ARMCI_Uses_shm_grp(ARMCI_Group *group)
 {
     armcii_check_init("ARMCI_Uses_shm_grp");
     armcii_check_group("ARMCI_Uses_shm_grp", "the group", group, 0);
-    return armcii_g.shm;
+    return armcii_rt.shm;
 }
 
 /* Accepted for compatibility and ignored: shared memory here is reserved as address

@@ -94,7 +94,7 @@ static void access_bracket(const char *call, void *ptr)
 {
     armcii_check_init(call);
     armcii_lock();
-    armcii_check_remote(call, ptr, 1, armcii_g.rank);
+    armcii_check_remote(call, ptr, 1, armcii_rt.rank);
     armcii_unlock();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

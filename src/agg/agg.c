@@ -85,7 +85,7 @@ static void wait_issued(const char *call, agg_t *a)
 static int all_packed(const agg_t *a, size_t i, size_t j)
 {
     for (size_t k = i; k < j; k++)
-        if (a->blk[k].len >= (size_t)armcii_g.env.NC_DIRECT_MIN)
+        if (a->blk[k].len >= (size_t)armcii_rt.env.NC_DIRECT_MIN)
             return 0;
     return 1;
 }
@@ -133,7 +133,7 @@ static void flush(const char *call, agg_t *a)
     }
     /* Copied values were packed into messages when sent, unless blocks that small go
      * zero-copy (ARMCI_NC_DIRECT_MIN configured tiny): then they must land first. */
-    if (a->copy_used > 0 && (size_t)armcii_g.env.NC_DIRECT_MIN <= sizeof(double))
+    if (a->copy_used > 0 && (size_t)armcii_rt.env.NC_DIRECT_MIN <= sizeof(double))
         wait_issued(call, a);
     a->n = 0;
     a->copy_used = 0;
@@ -168,7 +168,7 @@ static void append(const char *call, agg_t *a, char *local, size_t copy_off, cha
         a->cap = cap;
     }
     push(a, local, copy_off, remote, len, is_get);
-    if (a->n >= (size_t)armcii_g.env.AGG_MAX)
+    if (a->n >= (size_t)armcii_rt.env.AGG_MAX)
         flush(call, a);
 }
 
@@ -193,7 +193,7 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, 
 {
     agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
-        if (target == armcii_g.rank)
+        if (target == armcii_rt.rank)
             armcii_order_local(call);
         if (what == ARMCII_OP_GET)
             memmove(local, remote, len);
@@ -215,7 +215,7 @@ int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local,
         return 0;
     agg_t *a = &table[hdl->slot];
     if (!a->in_use || a->gen != ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) || a->target != target ||
-        a->n == a->cap || a->n + 1 >= (size_t)armcii_g.env.AGG_MAX)
+        a->n == a->cap || a->n + 1 >= (size_t)armcii_rt.env.AGG_MAX)
         return 0; /* errors, growth and flushes belong to the locked path */
     /* No cache engine, so no fill in flight that a put's epoch count could concern. */
     push(a, local, SIZE_MAX, remote, len, what == ARMCII_OP_GET);

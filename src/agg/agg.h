@@ -21,7 +21,7 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, 
 /**
  * The collecting step of a contiguous put or get without the runtime lock, for a caller
  * that has checked the arguments and that @p target is reached through the fabric:
- * possible when only one application thread calls ARMCI (armcii_g.one_caller) and the step
+ * possible when only one application thread calls ARMCI (armcii_rt.one_caller) and the step
  * touches nothing the progress thread touches (the handle's record, already attached,
  * with room and no flush due; no get cache running).
  * @return 1 when collected, 0 when the locked path must take it.

@@ -69,8 +69,8 @@ static void engine_start(const char *call)
     if (cache_g.ready)
         return;
     armcii_cache_params_t p;
-    armcii_cache_params_default(&p, armcii_g.nproc);
-    const armcii_env_t *env = &armcii_g.env;
+    armcii_cache_params_default(&p, armcii_rt.nproc);
+    const armcii_env_t *env = &armcii_rt.env;
     p.index_slots = (size_t)env->CACHE_ENTRIES;
     p.buffer_bytes = (size_t)env->CACHE_BYTES;
     p.max_bytes = (size_t)env->CACHE_MAX_BYTES;
@@ -106,7 +106,7 @@ static size_t cache_warm(void)
     const armcii_cache_t *c = &cache_g.c;
     /* a put over the fabric asks the cache to forget what it overwrites, engine or not */
     lines += warm_lines(&cache_g, sizeof(cache_g), &budget, &s);
-    lines += warm_lines(cache_g.put_epoch, (size_t)armcii_g.nproc * sizeof(*cache_g.put_epoch),
+    lines += warm_lines(cache_g.put_epoch, (size_t)armcii_rt.nproc * sizeof(*cache_g.put_epoch),
                         &budget, &s);
     if (!cache_g.ready) {
         sink += s;
@@ -121,7 +121,7 @@ static size_t cache_warm(void)
 armcii_status_t armcii_cache_rt_init(void)
 {
     memset(&cache_g, 0, sizeof(cache_g));
-    const armcii_env_t *env = &armcii_g.env;
+    const armcii_env_t *env = &armcii_rt.env;
     int mode = armcii_cache_parse_mode(env->CACHE);
     if (mode < 0)
         armcii_fatal("ARMCI_Init", "ARMCI_CACHE=%s is not off, transparent, always or user",
@@ -134,7 +134,7 @@ armcii_status_t armcii_cache_rt_init(void)
     cache_g.default_mode = mode;
     armcii_warm_register(cache_warm);
     armcii_progress_on_sync(armcii_cache_sync); /* every MPI wait is a synchronisation point */
-    cache_g.put_epoch = calloc((size_t)armcii_g.nproc, sizeof(uint64_t));
+    cache_g.put_epoch = calloc((size_t)armcii_rt.nproc, sizeof(uint64_t));
     if (!cache_g.put_epoch)
         return ARMCII_ENOMEM;
     if (mode != ARMCIX_CACHE_OFF)
@@ -145,7 +145,7 @@ armcii_status_t armcii_cache_rt_init(void)
 size_t armcii_cache_rt_bytes(void)
 {
     const armcii_cache_t *c = &cache_g.c;
-    size_t b = (size_t)armcii_g.nproc * sizeof(*cache_g.put_epoch);
+    size_t b = (size_t)armcii_rt.nproc * sizeof(*cache_g.put_epoch);
     if (cache_g.ready)
         b += c->index.nslots * sizeof(*c->index.slots) + (size_t)c->ecap * sizeof(*c->e) +
              c->store.size;
@@ -350,20 +350,20 @@ void armcii_cache_reset_stats(void)
  * over all processes. */
 void armcii_cache_report(void)
 {
-    if (!armcii_g.env.CACHE_STATS)
+    if (!armcii_rt.env.CACHE_STATS)
         return;
     armcix_cache_stats_t s, sum;
     armcii_cache_get_stats(&s);
     enum { N = sizeof(s) / sizeof(long) };
     MPI_Request r;
-    MPI_Ireduce(&s, &sum, N, MPI_LONG, MPI_SUM, 0, armcii_g.comm, &r);
+    MPI_Ireduce(&s, &sum, N, MPI_LONG, MPI_SUM, 0, armcii_rt.comm, &r);
     armcii_mpi_wait("ARMCI_Finalize", &r);
-    if (armcii_g.rank != 0)
+    if (armcii_rt.rank != 0)
         return;
     long gets = sum.hits + sum.misses;
     printf("armci: get cache over %d processes: %ld hits, %ld misses (%.1f%% hits), "
            "%ld bytes from cache\n",
-           armcii_g.nproc, sum.hits, sum.misses,
+           armcii_rt.nproc, sum.hits, sum.misses,
            gets ? 100.0 * (double)sum.hits / (double)gets : 0.0, sum.bytes_hit);
     printf("armci: get cache evictions: %ld conflict, %ld capacity; %ld failed inserts, "
            "%ld invalidated; resizes: %ld index, %ld buffer\n",

@@ -54,7 +54,7 @@ void armcii_coll_init(void)
      * the same path through a collective. */
     armcii_coll_alg_init();
     armcii_coll_p2p_init();
-    if (!armcii_g.shm || armcii_g.env.COLL_CMA <= 0)
+    if (!armcii_rt.shm || armcii_rt.env.COLL_CMA <= 0)
         return;
     int n = armcii_topo.node_size, peer = (armcii_topo.node_rank + 1) % n;
     uint64_t v = 0;
@@ -92,7 +92,7 @@ static void cma_read(const char *call, char *dst, const char *src, size_t len, i
 static int in_my_heap(const void *p, size_t len)
 {
     const char *c = p;
-    return armcii_g.shm && c >= armcii_node.my_slice && len <= armcii_node.slice_len &&
+    return armcii_rt.shm && c >= armcii_node.my_slice && len <= armcii_node.slice_len &&
            c + len <= armcii_node.my_slice + armcii_node.slice_len;
 }
 
@@ -150,7 +150,7 @@ static void pull(const char *call, int allgather, const char *what, const void *
                  void *recvbuf, size_t bb, int P, int me)
 {
     size_t ssize = allgather ? bb : bb * (size_t)P;
-    size_t span = sizeof(pull_hdr_t) + (size_t)armcii_g.env.COLL_SMALL; /* one half */
+    size_t span = sizeof(pull_hdr_t) + (size_t)armcii_rt.env.COLL_SMALL; /* one half */
     char *st = armcii_coll_staging(call, &stage_small, 2 * span); /* once: the size is fixed */
     uint64_t seq = ++small_seq;
     pull_hdr_t *hdr = (pull_hdr_t *)(st + (seq & 1) * span);
@@ -186,9 +186,9 @@ static void pull(const char *call, int allgather, const char *what, const void *
 
 const void *armcii_coll_node_gather(const char *call, const void *x, size_t bytes, const char *what)
 {
-    if (bytes == 0 || bytes > (size_t)armcii_g.env.COLL_SMALL || !armcii_coll_world_in_node(call))
+    if (bytes == 0 || bytes > (size_t)armcii_rt.env.COLL_SMALL || !armcii_coll_world_in_node(call))
         return NULL;
-    size_t need = (size_t)armcii_g.nproc * bytes;
+    size_t need = (size_t)armcii_rt.nproc * bytes;
     if (need > gathered_size) {
         char *g = realloc(gathered, need);
         if (!g)
@@ -198,7 +198,7 @@ const void *armcii_coll_node_gather(const char *call, const void *x, size_t byte
     }
     armcii_cache_sync();
     armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
-    pull(call, 1, what, x, gathered, bytes, armcii_g.nproc, armcii_g.rank);
+    pull(call, 1, what, x, gathered, bytes, armcii_rt.nproc, armcii_rt.rank);
     return gathered;
 }
 
@@ -211,7 +211,7 @@ const void *armcii_coll_node_gather(const char *call, const void *x, size_t byte
  * against each other and lose to MPI's exchange). */
 static int across_nodes(const char *call, size_t bb)
 {
-    const char *a = armcii_g.env.COLL_NODES;
+    const char *a = armcii_rt.env.COLL_NODES;
     if (strcmp(a, "hier") == 0)
         return ACROSS_HIER;
     if (strcmp(a, "mpi") == 0)
@@ -223,7 +223,7 @@ static int across_nodes(const char *call, size_t bb)
     if (across_decided < 0) {
         int v[2] = {armcii_topo.hw_pus && (unsigned)armcii_topo.machine_size > armcii_topo.hw_pus,
                     armcii_topo.node_size};
-        MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, armcii_g.comm);
+        MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, armcii_rt.comm);
         across_decided = v[0] || v[1] < 2 ? ACROSS_MPI : ACROSS_HIER;
     }
     return across_decided == ACROSS_HIER && bb <= 16384 ? ACROSS_HIER : ACROSS_MPI;
@@ -232,12 +232,12 @@ static int across_nodes(const char *call, size_t bb)
 /* Are all processes of @p comm on my node, reachable through shared memory? */
 static int one_node(MPI_Comm comm, int P)
 {
-    if (!armcii_g.shm)
+    if (!armcii_rt.shm)
         return 0;
     int *seq = malloc((size_t)P * sizeof(int)), *world = malloc((size_t)P * sizeof(int));
     for (int i = 0; i < P; i++)
         seq[i] = i;
-    armcii_translate(comm, armcii_g.comm, P, seq, world);
+    armcii_translate(comm, armcii_rt.comm, P, seq, world);
     int all = 1;
     for (int i = 0; i < P; i++)
         all &= armcii_reqs.peers[world[i]].node == armcii_topo.node_id;
@@ -254,15 +254,15 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     MPI_Comm_rank(comm, &me);
     size_t ssize = allgather ? bb : bb * (size_t)P, rsize = bb * (size_t)P;
     int alg = armcii_coll_algorithm(call), chosen = alg != ALG_AUTO;
-    int small = armcii_g.env.COLL_SMALL > 0 && ssize <= (size_t)armcii_g.env.COLL_SMALL;
+    int small = armcii_rt.env.COLL_SMALL > 0 && ssize <= (size_t)armcii_rt.env.COLL_SMALL;
     if (alg == ALG_AUTO)
         alg = small ? ALG_PULL : ALG_MORTON;
     MPI_Request r;
     /* The world over several nodes, each with its shared heap: node-level copies plus one
      * exchange between the nodes' leaders (decided alike everywhere: a node of one process
      * has no shared heap, but ARMCI_SHM is the same for all). */
-    int hier = alg != ALG_MPI && armcii_g.env.SHM && armcii_topo.nnodes > 1 &&
-               comm == armcii_g.comm && across_nodes(call, bb) == ACROSS_HIER;
+    int hier = alg != ALG_MPI && armcii_rt.env.SHM && armcii_topo.nnodes > 1 &&
+               comm == armcii_rt.comm && across_nodes(call, bb) == ACROSS_HIER;
     if (alg == ALG_PULL && (hier || !small))
         alg = ALG_NAIVE; /* pull's sibling with two meetings, for any size and across nodes */
     if (alg == ALG_MPI || (!hier && !one_node(comm, P))) {
@@ -276,7 +276,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     }
     /* The whole node at once (the world on one node): the sequence numbers of pull() are
      * counted by every process alike. */
-    int whole_node = comm == armcii_g.comm && P == armcii_topo.node_size;
+    int whole_node = comm == armcii_rt.comm && P == armcii_topo.node_size;
     if (alg == ALG_PULL && whole_node) {
         armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
         pull(call, allgather, "", sendbuf, recvbuf, bb, P, me);
@@ -292,8 +292,8 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     char *sbuf = (char *)sendbuf, *rbuf = recvbuf;
     /* ... except that large blocks of private send data are read where they are, one copy
      * instead of two, where the processes may read each other */
-    int s_private = cma_ok && whole_node && !hier && armcii_g.env.COLL_CMA > 0 &&
-                    bb >= (size_t)armcii_g.env.COLL_CMA && !in_my_heap(sendbuf, ssize);
+    int s_private = cma_ok && whole_node && !hier && armcii_rt.env.COLL_CMA > 0 &&
+                    bb >= (size_t)armcii_rt.env.COLL_CMA && !in_my_heap(sendbuf, ssize);
     if (!s_private && !in_my_heap(sendbuf, ssize)) {
         sbuf = armcii_coll_staging(call, &stage_send, ssize);
         memcpy(sbuf, sendbuf, ssize);

@@ -27,7 +27,7 @@ static void layout(const char *call)
 {
     if (members)
         return;
-    int P = armcii_g.nproc, N = armcii_topo.nnodes;
+    int P = armcii_rt.nproc, N = armcii_topo.nnodes;
     members = malloc((size_t)P * sizeof(int));
     start = calloc((size_t)N + 1, sizeof(int));
     count = calloc((size_t)N, sizeof(int));

@@ -53,7 +53,7 @@ int armcii_coll_algorithm(const char *call)
 {
     if (coll_alg < 0)
         armcii_fatal(call, "ARMCI_COLL_ALG=\"%s\" is not morton, naive, pull, mpi or auto",
-                     armcii_g.env.COLL_ALG);
+                     armcii_rt.env.COLL_ALG);
     return coll_alg;
 }
 
@@ -70,7 +70,7 @@ void armcii_coll_what_mismatch(const char *call, int other, const char *mine, co
 int armcii_coll_world_in_node(const char *call)
 {
     int alg = armcii_coll_algorithm(call);
-    return armcii_g.shm && armcii_topo.nnodes == 1 &&
+    return armcii_rt.shm && armcii_topo.nnodes == 1 &&
            (alg == ARMCII_COLL_AUTO || alg == ARMCII_COLL_PULL);
 }
 
@@ -112,5 +112,5 @@ void armcii_coll_alg_init(void)
 {
     /* ARMCI_COLL_* are alike on every process (ARMCII_ENV_SAME), so every process takes
      * the same path through a collective. */
-    coll_alg = name_code(armcii_g.env.COLL_ALG, alg_names);
+    coll_alg = name_code(armcii_rt.env.COLL_ALG, alg_names);
 }

@@ -39,7 +39,7 @@ static MPI_Comm p2p_comm = MPI_COMM_NULL; /* the world's */
 
 void armcii_coll_p2p_init(void)
 {
-    MPI_Comm_dup(armcii_g.comm, &p2p_comm);
+    MPI_Comm_dup(armcii_rt.comm, &p2p_comm);
 }
 
 void armcii_coll_p2p_fini(void)
@@ -82,7 +82,7 @@ static void step(const char *call, MPI_Comm comm, const void *out, int to, void 
         MPI_Get_count(&st[0], MPI_BYTE, &got);
     if (got != (int)bytes) { /* (a longer message is MPI's error: MPI_ERR_TRUNCATE) */
         int abs = from;
-        armcii_translate(comm, armcii_g.comm, 1, &from, &abs);
+        armcii_translate(comm, armcii_rt.comm, 1, &from, &abs);
         armcii_fatal(call,
                      "process %d sent %d bytes to this step where this process expected "
                      "%zu: the processes called this collective with different counts, or "
@@ -119,7 +119,7 @@ static void fold_step(const char *call, MPI_Comm comm, const void *x, char *out,
     if (from == MPI_PROC_NULL || memcmp(in + bytes, out + bytes, ARMCII_COLL_WHAT) == 0)
         return;
     int abs = from;
-    armcii_translate(comm, armcii_g.comm, 1, &from, &abs);
+    armcii_translate(comm, armcii_rt.comm, 1, &from, &abs);
     armcii_coll_what_mismatch(call, abs, out + bytes, in + bytes);
 }
 
@@ -228,6 +228,6 @@ void armcii_coll_barrier(const char *call)
     if (armcii_coll_node_sync(call) || armcii_coll_p2p_barrier(call, p2p_comm))
         return;
     MPI_Request r;
-    MPI_Ibarrier(armcii_g.comm, &r);
+    MPI_Ibarrier(armcii_rt.comm, &r);
     armcii_mpi_wait(call, &r);
 }

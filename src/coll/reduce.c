@@ -130,7 +130,7 @@ static int node_allreduce(const char *call, void *x, int n, const armcii_reducti
     const void *all = armcii_coll_node_gather(call, x, (size_t)n * red->es, what);
     if (!all)
         return 0;
-    fold(x, all, n, armcii_g.nproc, red->type, red->op);
+    fold(x, all, n, armcii_rt.nproc, red->type, red->op);
     return 1;
 }
 
@@ -185,7 +185,7 @@ void armcii_coll_allreduce(const char *call, void *x, int n, const armcii_reduct
     /* what every process must agree on, told apart by the runtime's own steps */
     char what[ARMCII_COLL_WHAT + 1];
     snprintf(what, sizeof what, "%s %s", red->name, type_name(red->type));
-    if (comm == armcii_g.comm && node_allreduce(call, x, n, red, what))
+    if (comm == armcii_rt.comm && node_allreduce(call, x, n, red, what))
         return;
     if (armcii_coll_p2p_allreduce(call, own, x, n, red->dt, red->es, red->op, what))
         return;
@@ -207,7 +207,7 @@ void armcii_coll_bcast(const char *call, MPI_Comm comm, MPI_Comm own, void *buf,
 
 void armcii_coll_comm_barrier(const char *call, MPI_Comm comm, MPI_Comm own)
 {
-    if (comm == armcii_g.comm) {
+    if (comm == armcii_rt.comm) {
         armcii_coll_barrier(call);
         return;
     }
@@ -280,7 +280,7 @@ void armcii_coll_select(const char *call, MPI_Comm comm, void *x, int n, int typ
     for (int i = 0; i < size; i++) {
         if (all[i].want_max != want_max) {
             int abs = i;
-            armcii_translate(comm, armcii_g.comm, 1, &i, &abs);
+            armcii_translate(comm, armcii_rt.comm, 1, &i, &abs);
             armcii_fatal(call,
                          "the processes called this selection with different operations: "
                          "this process selects the %s, process %d the %s",

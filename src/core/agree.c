@@ -10,15 +10,15 @@
 
 void armcii_env_agree(const char *call)
 {
-    armcii_env_t first = armcii_g.env;
-    MPI_Bcast(&first, (int)sizeof first, MPI_BYTE, 0, armcii_g.comm);
+    armcii_env_t first = armcii_rt.env;
+    MPI_Bcast(&first, (int)sizeof first, MPI_BYTE, 0, armcii_rt.comm);
     /* The lowest differing row, and the lowest rank that differs in it. */
-    int row[2] = {armcii_env_first_difference(&armcii_g.env, &first, 0), armcii_g.rank};
-    MPI_Allreduce(MPI_IN_PLACE, row, 1, MPI_2INT, MPI_MINLOC, armcii_g.comm);
+    int row[2] = {armcii_env_first_difference(&armcii_rt.env, &first, 0), armcii_rt.rank};
+    MPI_Allreduce(MPI_IN_PLACE, row, 1, MPI_2INT, MPI_MINLOC, armcii_rt.comm);
     if (row[0] >= armcii_env_nrows)
         return;
-    armcii_env_t other = armcii_g.env;
-    MPI_Bcast(&other, (int)sizeof other, MPI_BYTE, row[1], armcii_g.comm);
+    armcii_env_t other = armcii_rt.env;
+    MPI_Bcast(&other, (int)sizeof other, MPI_BYTE, row[1], armcii_rt.comm);
     char a[ARMCII_ENV_STR_MAX], b[ARMCII_ENV_STR_MAX];
     armcii_env_format(&first, row[0], a, sizeof a);
     armcii_env_format(&other, row[0], b, sizeof b);

@@ -49,7 +49,7 @@ static alloc_hdr_t *exchange_hdr(const char *call, int is_free, int failed, uint
         if (all[i].is_free == mine.is_free)
             continue;
         int abs = i;
-        armcii_translate(comm, armcii_g.comm, 1, &i, &abs);
+        armcii_translate(comm, armcii_rt.comm, 1, &i, &abs);
         armcii_fatal(call,
                      "process %d called %.32s where this process called %s: allocating and "
                      "freeing are collective, and every process of the group must make the "
@@ -77,7 +77,7 @@ static armcii_status_t carve(const char *call, size_t len, int remote, void **ad
     if (st != ARMCII_OK)
         return st;
     *registered_p = 0;
-    if (armcii_g.fabric && remote) {
+    if (armcii_rt.fabric && remote) {
         st = armcii_ofi_mr_reg(call, *addr_p, len, mr_p);
         if (st != ARMCII_OK) {
             armcii_shm_free(*off_p, *rounded_p);
@@ -112,7 +112,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
         st = carve(call, (size_t)size, 0, &a->my_base, &a->my_off, &a->my_len, &a->mr,
                    &a->registered);
     /* Everybody learns whether everybody succeeded, so no one is left waiting. */
-    int fabric = armcii_g.fabric;
+    int fabric = armcii_rt.fabric;
     alloc_hdr_t *hdr =
         exchange_hdr(call, 0, st != ARMCII_OK, fabric ? armcii_ofi_key_next() : 0, comm, n);
     uint64_t out[2] = {0, 0}; /* any failed; the largest next key */
@@ -125,7 +125,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
         armcii_fatal(call, "allocation of %ld bytes failed on %s", (long)size,
                      st == ARMCII_OK ? "another process (see its message)"
                                      : "this process (see above)");
-    int agreed = fabric && armcii_g.caps.keys_chosen;
+    int agreed = fabric && armcii_rt.caps.keys_chosen;
     block_info_t mine = {(uintptr_t)a->my_base, (uint64_t)size, 0};
     if (fabric && size > 0) {
         st = agreed ? armcii_ofi_mr_reg_key(call, a->my_base, (size_t)size, out[1], &a->mr)
@@ -139,17 +139,17 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     }
     a->key = agreed ? out[1] : 0;
     if (fabric && !agreed) {
-        a->keys = calloc((size_t)armcii_g.nproc, sizeof(uint64_t));
+        a->keys = calloc((size_t)armcii_rt.nproc, sizeof(uint64_t));
         if (!a->keys)
             armcii_fatal(call, "out of memory");
-        a->keys[armcii_g.rank] = mine.key;
+        a->keys[armcii_rt.rank] = mine.key;
     }
     /* My own block enters the region table before anybody can learn its address: a peer
      * that leaves the exchange first may aim at it while we still wait in the exchange
      * (serving progress), and must not be refused. */
     if (size > 0 && mine.size != BLOCK_FAILED) {
         armcii_seg_t seg = {.base = mine.base, .size = (size_t)size, .alloc = a};
-        if (armcii_region_insert(&armcii_mem.regions, armcii_g.rank, &seg) != 0)
+        if (armcii_region_insert(&armcii_mem.regions, armcii_rt.rank, &seg) != 0)
             armcii_fatal(call, "my new block at %p overlaps another allocation", a->my_base);
     }
     block_info_t *all = malloc((size_t)n * sizeof(*all));
@@ -167,7 +167,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
 
     for (int i = 0; i < n; i++)
         world[i] = i;
-    armcii_translate(comm, armcii_g.comm, n, world, world);
+    armcii_translate(comm, armcii_rt.comm, n, world, world);
 
     a->empty = 1;
     for (int i = 0; i < n; i++) {
@@ -176,7 +176,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
             a->empty = 0;
         if (a->keys)
             a->keys[world[i]] = all[i].key;
-        if (all[i].size == 0 || world[i] == armcii_g.rank)
+        if (all[i].size == 0 || world[i] == armcii_rt.rank)
             continue;
         armcii_seg_t seg = {
             .base = (uintptr_t)all[i].base, .size = (size_t)all[i].size, .alloc = a};
@@ -226,7 +226,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     free(hdr);
     for (int i = 0; i < n; i++)
         world[i] = i;
-    armcii_translate(comm, armcii_g.comm, n, world, world);
+    armcii_translate(comm, armcii_rt.comm, n, world, world);
     /* A process that contributed zero bytes passes NULL. It finds the allocation by the
      * block of the first process that passed one: no two live allocations share that
      * address, so it names one allocation even when several of this process's are empty
@@ -323,7 +323,7 @@ void armcii_free_local(const char *call, void *ptr)
 
 int armcii_alloc_init(void)
 {
-    return armcii_region_table_init(&armcii_mem.regions, armcii_g.nproc);
+    return armcii_region_table_init(&armcii_mem.regions, armcii_rt.nproc);
 }
 
 void armcii_alloc_fini(void)

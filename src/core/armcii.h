@@ -55,6 +55,53 @@ typedef struct armcii_alloc {
     struct armcii_alloc *next;
 } armcii_alloc_t;
 
+/*
+ * The runtime's state, one struct for each file that writes it; every other file only
+ * reads it (testing/layers.sh checks): armcii_rt (runtime.c), armcii_topo (topo.c),
+ * armcii_reqs (req.c), armcii_mem (alloc.c), armcii_prog (progress.c). Each starts a cache
+ * line. What a call reads every time sits together; what both the caller and the progress
+ * thread write sits on lines of its own, so that the thread's writes do not take from the
+ * caller the lines it only reads.
+ */
+
+/** The runtime's identity, settings and choices, made at start-up by runtime.c (which
+ *  alone writes them) and read everywhere. */
+typedef struct {
+    /* The first line: what calls read every time (is ARMCI up, who is this, which
+     * protocol an operation takes). */
+    armcii_sel_limits_t limits;
+    int initialized;
+    /* Only one application thread calls ARMCI at a time (neither ARMCI nor MPI was asked
+     * for MPI_THREAD_MULTIPLE): a few steps that touch only what API calls touch may then
+     * go without the lock. */
+    int one_caller;
+    int rank, nproc;
+    int shm;    /* same-node peers reached through shared memory */
+    int fabric; /* libfabric is open */
+
+    MPI_Comm comm; /* private duplicate of the world communicator */
+    int finalized;
+    armcii_caps_t caps; /* what the transport reported it can do (zero without fabric) */
+    armcii_env_t env;
+} __attribute__((aligned(64))) armcii_rt_t;
+_Static_assert(offsetof(armcii_rt_t, comm) == 64, "what every call reads, on one line");
+
+extern armcii_rt_t armcii_rt;
+
+/** The node layout and the machine, as topo.c found them at start-up (written there
+ *  alone; read by the collectives, the job's health and the domain calls, none of them on
+ *  a small operation's way). */
+typedef struct {
+    MPI_Comm node_comm;
+    MPI_Comm masters_comm; /* one process per node (node rank 0); MPI_COMM_NULL elsewhere */
+    int node_rank, node_size, node_id, nnodes;
+    int machine_size; /* processes on this machine (node_size unless ARMCI_NODE_SIZE cuts it) */
+    unsigned hw_cores, hw_pus;
+    size_t hw_l2, hw_l3;
+} __attribute__((aligned(64))) armcii_topo_t;
+
+extern armcii_topo_t armcii_topo;
+
 /** What the core keeps of one process of the job, in one place (req.c makes the table from
  *  what topo.c found, and counts the requests): a small operation to a target reads how
  *  it is reached and its counters from one line. */
@@ -94,20 +141,6 @@ typedef struct {
 
 extern armcii_mem_t armcii_mem;
 
-/** The node layout and the machine, as topo.c found them at start-up (written there
- *  alone; read by the collectives, the job's health and the domain calls, none of them on
- *  a small operation's way). */
-typedef struct {
-    MPI_Comm node_comm;
-    MPI_Comm masters_comm; /* one process per node (node rank 0); MPI_COMM_NULL elsewhere */
-    int node_rank, node_size, node_id, nnodes;
-    int machine_size; /* processes on this machine (node_size unless ARMCI_NODE_SIZE cuts it) */
-    unsigned hw_cores, hw_pus;
-    size_t hw_l2, hw_l3;
-} __attribute__((aligned(64))) armcii_topo_t;
-
-extern armcii_topo_t armcii_topo;
-
 /** The progress engine's state (progress.c writes it; armcii_lock and armcii_unlock,
  *  below, take and release its lock). */
 typedef struct {
@@ -142,28 +175,6 @@ _Static_assert(sizeof(armcii_prog_t) == 128, "what is read, then the lock's line
 
 extern armcii_prog_t armcii_prog;
 
-typedef struct {
-    /* identity */
-    int initialized, finalized;
-    /* Only one application thread calls ARMCI at a time (neither ARMCI nor MPI was asked
-     * for MPI_THREAD_MULTIPLE): a few steps that touch only what API calls touch may then
-     * go without the lock. */
-    int one_caller;
-    int rank, nproc;
-    MPI_Comm comm; /* private duplicate of the world communicator */
-    armcii_env_t env;
-
-    int shm; /* same-node peers reached through shared memory */
-
-    armcii_sel_limits_t limits;
-
-    /* fabric */
-    int fabric;         /* libfabric is open */
-    armcii_caps_t caps; /* what the transport reported it can do (zero without fabric) */
-} armcii_state_t;
-
-extern armcii_state_t armcii_g;
-
 /** The registration key of @p seg, the block of world rank @p rank. */
 static inline uint64_t armcii_seg_key(const armcii_seg_t *seg, int rank)
 {
@@ -174,7 +185,7 @@ static inline uint64_t armcii_seg_key(const armcii_seg_t *seg, int rank)
  *  offset in the registration. */
 static inline uint64_t armcii_seg_raddr(const armcii_seg_t *seg, uintptr_t addr)
 {
-    return armcii_g.caps.mr_virt_addr ? (uint64_t)addr : (uint64_t)(addr - seg->base);
+    return armcii_rt.caps.mr_virt_addr ? (uint64_t)addr : (uint64_t)(addr - seg->base);
 }
 
 /* ---- bring-up and shut-down (src/core/runtime.c) ---- */
@@ -199,18 +210,18 @@ static inline armcii_path_t armcii_path(int target)
  *  (0 when shared memory is off). */
 static inline int armcii_slot_of(int rank)
 {
-    return armcii_g.shm ? armcii_reqs.peers[rank].node_rank : 0;
+    return armcii_rt.shm ? armcii_reqs.peers[rank].node_rank : 0;
 }
 
 /** Accumulates of ARMCI type @p type go through libfabric atomics where the fabric is used. */
 static inline int armcii_acc_hw_ok(int type)
 {
-    return armcii_g.limits.acc_hw && (unsigned)type < 6 && (armcii_g.caps.acc_types >> type & 1);
+    return armcii_rt.limits.acc_hw && (unsigned)type < 6 && (armcii_rt.caps.acc_types >> type & 1);
 }
 /** And read-modify-writes ARMCII_RMW_* @p op. */
 static inline int armcii_rmw_hw_ok(int op)
 {
-    return armcii_g.limits.acc_hw && (unsigned)op < 5 && (armcii_g.caps.rmw_ops >> op & 1);
+    return armcii_rt.limits.acc_hw && (unsigned)op < 5 && (armcii_rt.caps.rmw_ops >> op & 1);
 }
 
 /* ---- requests (src/core/req.c; waiting for them: progress.c) ---- */

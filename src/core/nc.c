@@ -200,15 +200,15 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
     armcii_path_t path = armcii_path(target);
     int hw =
         what == ARMCII_OP_ACC &&
-        armcii_select_acc(&armcii_g.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
-    size_t min = (size_t)armcii_g.env.NC_DIRECT_MIN;
+        armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
+    size_t min = (size_t)armcii_rt.env.NC_DIRECT_MIN;
     armcii_nc_span_t span;
     int spanned = what == ARMCII_OP_GET && path == ARMCII_PATH_FABRIC && any_block(it, min, 1) &&
                   armcii_span_plan(it, target, &span);
-    if (armcii_g.env.STATS) {
+    if (armcii_rt.env.STATS) {
         int stat_path = hw                           ? ARMCII_ST_ATOMIC
                         : path != ARMCII_PATH_FABRIC ? ARMCII_ST_LOCAL
-                        : spanned ? (armcii_select_get(&armcii_g.limits, path, span.hi - span.lo,
+                        : spanned ? (armcii_select_get(&armcii_rt.limits, path, span.hi - span.lo,
                                                        0) == ARMCII_PROTO_BUFFERED
                                          ? ARMCII_ST_BUFFERED
                                          : ARMCII_ST_DIRECT)
@@ -299,10 +299,10 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
             uint64_t raddr = armcii_seg_raddr(seg, (uintptr_t)r);
             if (what == ARMCII_OP_PUT)
                 armcii_ofi_put(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
-                               armcii_select_put(&armcii_g.limits, path, len, 0));
+                               armcii_select_put(&armcii_rt.limits, path, len, 0));
             else
                 armcii_ofi_get(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
-                               armcii_select_get(&armcii_g.limits, path, len, 0));
+                               armcii_select_get(&armcii_rt.limits, path, len, 0));
         }
     }
     if (b)

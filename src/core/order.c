@@ -39,13 +39,13 @@ static struct {
 static void flush_all(const char *call)
 {
     if (!flushes.req) {
-        flushes.req = malloc((size_t)armcii_g.nproc * sizeof(*flushes.req));
-        flushes.gen = malloc((size_t)armcii_g.nproc * sizeof(*flushes.gen));
+        flushes.req = malloc((size_t)armcii_rt.nproc * sizeof(*flushes.req));
+        flushes.gen = malloc((size_t)armcii_rt.nproc * sizeof(*flushes.gen));
         if (!flushes.req || !flushes.gen)
-            armcii_fatal(call, "out of memory for %d flush requests", armcii_g.nproc);
+            armcii_fatal(call, "out of memory for %d flush requests", armcii_rt.nproc);
     }
     int n = 0;
-    for (int t = 0; t < armcii_g.nproc; t++) {
+    for (int t = 0; t < armcii_rt.nproc; t++) {
         armcii_req_t *req = flush_start(call, t);
         if (!req)
             continue;
@@ -77,11 +77,11 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
     int ordered;
     switch (kind) {
     case ARMCII_REQ_GET:
-        ordered = armcii_g.caps.order_raw;
+        ordered = armcii_rt.caps.order_raw;
         break;
     case ARMCII_REQ_PUT:
     case ARMCII_REQ_ACC_HW:
-        ordered = armcii_g.caps.order_waw;
+        ordered = armcii_rt.caps.order_waw;
         break;
     default: /* a message after writes: the handler must see them landed */
         ordered = 0;
@@ -95,7 +95,7 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
 
 void armcii_order_local(const char *call)
 {
-    int me = armcii_g.rank;
+    int me = armcii_rt.rank;
     /* Only accumulates to oneself through libfabric atomics can be in flight here (they
      * take that path to stay atomic with remote peers' atomics); a copy must not pass
      * them. */
@@ -118,7 +118,7 @@ void armcii_fence(const char *call, int target)
         before_fence(call, target);
     armcii_wait_zero(call, &armcii_reqs.peers[target].out_write, target);
     armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
-    if (armcii_g.fabric)
+    if (armcii_rt.fabric)
         flush(call, target);
 }
 
@@ -126,12 +126,12 @@ void armcii_fence(const char *call, int target)
  * one round trip instead of one per target. */
 void armcii_fence_all(const char *call)
 {
-    for (int p = 0; p < armcii_g.nproc; p++) {
+    for (int p = 0; p < armcii_rt.nproc; p++) {
         if (before_fence)
             before_fence(call, p);
         armcii_wait_zero(call, &armcii_reqs.peers[p].out_write, p);
         armcii_wait_zero(call, &armcii_reqs.peers[p].out_sw, p);
     }
-    if (armcii_g.fabric)
+    if (armcii_rt.fabric)
         flush_all(call);
 }

@@ -59,7 +59,7 @@ int armcii_progress(void)
     if (armcii_prog.in_progress)
         return 0;
     armcii_prog.in_progress = 1;
-    int n = armcii_g.fabric ? armcii_ofi_progress() : 0;
+    int n = armcii_rt.fabric ? armcii_ofi_progress() : 0;
     armcii_prog.in_progress = 0;
     return n;
 }
@@ -118,9 +118,9 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
         w->t0 = now;
         return;
     }
-    if (now - w->t0 > (double)armcii_g.env.TIMEOUT)
+    if (now - w->t0 > (double)armcii_rt.env.TIMEOUT)
         timed_out(call, what, target, now - w->t0);
-    if (armcii_g.env.WATCHDOG > 0 && !w->barked && now - w->t0 >= armcii_g.env.WATCHDOG) {
+    if (armcii_rt.env.WATCHDOG > 0 && !w->barked && now - w->t0 >= armcii_rt.env.WATCHDOG) {
         w->barked = 1;
         if (target >= 0)
             armcii_warn("watchdog: %s: %s to rank %d has waited %.0f s and is still waiting", call,
@@ -142,7 +142,7 @@ void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const ch
         return;
     }
     armcii_census_poll(call, w, now);
-    if (armcii_g.env.WATCHDOG <= 0 || w->barked || now - w->t0 < armcii_g.env.WATCHDOG)
+    if (armcii_rt.env.WATCHDOG <= 0 || w->barked || now - w->t0 < armcii_rt.env.WATCHDOG)
         return;
     w->barked = 1;
     if (rank >= 0)
@@ -173,10 +173,10 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
     if (req->in_use && req->gen == gen && req->target >= 0 && holding())
         held->send_waited(call, req->target);
     watch_t w = {0};
-    double t0 = armcii_g.env.STATS ? armcii_now() : 0;
+    double t0 = armcii_rt.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->gen == gen)
         watch_poll(call, &w, what[req->kind], req->target);
-    if (armcii_g.env.STATS)
+    if (armcii_rt.env.STATS)
         armcii_stats.wait_seconds += armcii_now() - t0;
 }
 
@@ -187,10 +187,10 @@ void armcii_wait_zero(const char *call, const int *counter, int target)
     if (*counter <= 0)
         return;
     watch_t w = {0};
-    double t0 = armcii_g.env.STATS ? armcii_now() : 0;
+    double t0 = armcii_rt.env.STATS ? armcii_now() : 0;
     while (*counter > 0)
         watch_poll(call, &w, "an operation", target);
-    if (armcii_g.env.STATS)
+    if (armcii_rt.env.STATS)
         armcii_stats.wait_seconds += armcii_now() - t0;
 }
 
@@ -248,7 +248,7 @@ static void mix_fold(mix_cost_t *c, double s)
 
 static void mix_test(int n, MPI_Request *mreqs, int *done, MPI_Status *statuses)
 {
-    if (++mix.ntests % MIX_SAMPLE_EVERY != 0 || armcii_g.env.WAIT_MPI_TESTS > 0) {
+    if (++mix.ntests % MIX_SAMPLE_EVERY != 0 || armcii_rt.env.WAIT_MPI_TESTS > 0) {
         MPI_Testall(n, mreqs, done, statuses);
         return;
     }
@@ -259,8 +259,8 @@ static void mix_test(int n, MPI_Request *mreqs, int *done, MPI_Status *statuses)
 
 static void mix_pass(const char *call, unsigned *idle)
 {
-    if (++mix.npasses % (MIX_SAMPLE_EVERY / 8) != 0 || !armcii_g.fabric ||
-        armcii_g.env.WAIT_MPI_TESTS > 0) {
+    if (++mix.npasses % (MIX_SAMPLE_EVERY / 8) != 0 || !armcii_rt.fabric ||
+        armcii_rt.env.WAIT_MPI_TESTS > 0) {
         poll_waiting(call, idle, NULL);
         return;
     }
@@ -327,7 +327,7 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
             continue;
         double now = armcii_now();
         armcii_census_poll(call, &w, now);
-        if (armcii_g.env.WATCHDOG > 0 && !w.barked && now - w.t0 >= armcii_g.env.WATCHDOG) {
+        if (armcii_rt.env.WATCHDOG > 0 && !w.barked && now - w.t0 >= armcii_rt.env.WATCHDOG) {
             w.barked = 1;
             armcii_warn("watchdog: %s: the collective step has waited %.0f s for the other "
                         "processes and is still waiting",
@@ -393,7 +393,7 @@ static unsigned kick_skip, kick_backoff;
 
 void armcii_progress_kick(size_t bytes)
 {
-    long min = armcii_g.env.PROGRESS_WAKE_MIN;
+    long min = armcii_rt.env.PROGRESS_WAKE_MIN;
     if (!armcii_prog.own_cpu || min <= 0 || bytes < (size_t)min)
         return;
     unsigned skip = __atomic_load_n(&kick_skip, __ATOMIC_RELAXED);
@@ -451,11 +451,11 @@ static int oversubscribed(void)
  * (docs/performance.md, "How the runtime waits"). */
 void armcii_yield_init(void)
 {
-    long want = armcii_g.env.YIELD_IDLE;
+    long want = armcii_rt.env.YIELD_IDLE;
     int every = want == 1 || (want == -1 && oversubscribed());
     armcii_prog.yield_after = every ? 1 : 128;
-    if (armcii_g.env.WAIT_MPI_TESTS > 0) /* chosen: from the first wait, never sampled */
-        mix.tests = (unsigned)armcii_g.env.WAIT_MPI_TESTS;
+    if (armcii_rt.env.WAIT_MPI_TESTS > 0) /* chosen: from the first wait, never sampled */
+        mix.tests = (unsigned)armcii_rt.env.WAIT_MPI_TESTS;
 }
 
 int armcii_yield_when_idle(void)
@@ -465,7 +465,7 @@ int armcii_yield_when_idle(void)
 
 static void *progress_main(void *arg)
 {
-    long interval_us = armcii_g.env.PROGRESS_INTERVAL_US;
+    long interval_us = armcii_rt.env.PROGRESS_INTERVAL_US;
     if (!armcii_prog.own_cpu && !getenv("ARMCI_PROGRESS_INTERVAL_US") &&
         interval_us < SHARED_INTERVAL_US)
         interval_us = SHARED_INTERVAL_US;
@@ -508,14 +508,14 @@ static void *progress_main(void *arg)
 
 armcii_status_t armcii_progress_thread_start(void)
 {
-    long want = armcii_g.env.PROGRESS_THREAD;
-    int on = want == 1 || (want == -1 && armcii_g.fabric && armcii_g.caps.manual_progress);
-    armcii_prog.sends_need_caller = armcii_g.fabric && armcii_g.caps.manual_progress && !on;
+    long want = armcii_rt.env.PROGRESS_THREAD;
+    int on = want == 1 || (want == -1 && armcii_rt.fabric && armcii_rt.caps.manual_progress);
+    armcii_prog.sends_need_caller = armcii_rt.fabric && armcii_rt.caps.manual_progress && !on;
     armcii_tp_set_sends_need_caller(armcii_prog.sends_need_caller);
     /* Without the fabric the thread has nothing to poll: it runs only to keep the hot
      * structures warm, when ARMCI_KEEP_WARM=1 asks for that. */
-    if (!armcii_g.fabric)
-        on = want != 0 && armcii_g.env.KEEP_WARM == 1;
+    if (!armcii_rt.fabric)
+        on = want != 0 && armcii_rt.env.KEEP_WARM == 1;
     if (!on)
         return ARMCII_OK;
     armcii_prog.stop = 0;

@@ -80,15 +80,15 @@ static int cmp_double(const void *a, const void *b)
 
 void armcii_stats_report(void)
 {
-    if (!armcii_g.env.STATS)
+    if (!armcii_rt.env.STATS)
         return;
-    int P = armcii_g.nproc;
+    int P = armcii_rt.nproc;
     double mine[NFLAT];
     static char names[NFLAT][40];
     flatten(mine, names);
-    double *all = armcii_g.rank == 0 ? malloc((size_t)P * NFLAT * sizeof(double)) : NULL;
-    MPI_Gather(mine, NFLAT, MPI_DOUBLE, all, NFLAT, MPI_DOUBLE, 0, armcii_g.comm);
-    if (armcii_g.rank != 0)
+    double *all = armcii_rt.rank == 0 ? malloc((size_t)P * NFLAT * sizeof(double)) : NULL;
+    MPI_Gather(mine, NFLAT, MPI_DOUBLE, all, NFLAT, MPI_DOUBLE, 0, armcii_rt.comm);
+    if (armcii_rt.rank != 0)
         return;
     double *col = malloc((size_t)P * sizeof(double));
     printf("armci: statistics over %d processes (per process: min / median / max)\n", P);
@@ -107,11 +107,11 @@ void armcii_stats_report(void)
                    col[P - 1]);
     }
     fflush(stdout);
-    if (armcii_g.env.STATS_FILE[0]) {
-        FILE *f = fopen(armcii_g.env.STATS_FILE, "w");
+    if (armcii_rt.env.STATS_FILE[0]) {
+        FILE *f = fopen(armcii_rt.env.STATS_FILE, "w");
         if (!f) {
             armcii_warn("ARMCI_Finalize: cannot write ARMCI_STATS_FILE %s",
-                        armcii_g.env.STATS_FILE);
+                        armcii_rt.env.STATS_FILE);
         } else {
             fprintf(f, "{\"processes\": %d, \"counters\": {\n", P);
             for (int k = 0; k < NFLAT; k++) {

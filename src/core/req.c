@@ -17,7 +17,7 @@ armcii_reqs_t armcii_reqs;
 
 armcii_status_t armcii_peers_init(const int *node, const int *node_rank)
 {
-    int P = armcii_g.nproc;
+    int P = armcii_rt.nproc;
     size_t len = ((size_t)P * sizeof(armcii_peer_t) + 63) & ~(size_t)63;
     armcii_peer_t *peers = aligned_alloc(64, len); /* no entry across two cache lines */
     if (!peers)
@@ -26,9 +26,9 @@ armcii_status_t armcii_peers_init(const int *node, const int *node_rank)
     for (int r = 0; r < P; r++) {
         peers[r].node = node[r];
         peers[r].node_rank = node_rank[r];
-        peers[r].path = r == armcii_g.rank                               ? ARMCII_PATH_SELF
-                        : armcii_g.shm && node[r] == armcii_topo.node_id ? ARMCII_PATH_SHM
-                                                                         : ARMCII_PATH_FABRIC;
+        peers[r].path = r == armcii_rt.rank                               ? ARMCII_PATH_SELF
+                        : armcii_rt.shm && node[r] == armcii_topo.node_id ? ARMCII_PATH_SHM
+                                                                          : ARMCII_PATH_FABRIC;
     }
     armcii_reqs.peers = peers;
     return ARMCII_OK;
@@ -36,7 +36,7 @@ armcii_status_t armcii_peers_init(const int *node, const int *node_rank)
 
 int armcii_req_init(void)
 {
-    return armcii_pool_init(&armcii_reqs.pool, (int)armcii_g.env.MAX_REQUESTS);
+    return armcii_pool_init(&armcii_reqs.pool, (int)armcii_rt.env.MAX_REQUESTS);
 }
 
 void armcii_req_fini(void)

@@ -40,7 +40,7 @@ ARMCII_HOT int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote,
     /* A peer of this node, not this process: nothing of this process's own can be in
      * flight to it (those ordered by armcii_order_local), and the progress thread looks
      * up, and moves the last-hit index of, this process's own segments only. */
-    if (!armcii_g.one_caller || len == 0 || target < 0 || target >= armcii_g.nproc ||
+    if (!armcii_rt.one_caller || len == 0 || target < 0 || target >= armcii_rt.nproc ||
         armcii_path(target) != ARMCII_PATH_SHM ||
         !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)remote, len))
         return 0;
@@ -58,9 +58,9 @@ ARMCII_HOT int armcii_acc_unlocked(const char *call, int type, const void *scale
     /* As for copies above; and where accumulates take libfabric atomics (to node peers too,
      * to stay atomic with remote peers' atomics) this is not the way. */
     size_t es = armcii_acc_type_size(type);
-    if (!armcii_g.one_caller || len == 0 || es == 0 || len % es != 0 || target < 0 ||
-        target >= armcii_g.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
-        armcii_select_acc(&armcii_g.limits, ARMCII_PATH_SHM, armcii_acc_hw_ok(type)) !=
+    if (!armcii_rt.one_caller || len == 0 || es == 0 || len % es != 0 || target < 0 ||
+        target >= armcii_rt.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
+        armcii_select_acc(&armcii_rt.limits, ARMCII_PATH_SHM, armcii_acc_hw_ok(type)) !=
             ARMCII_PROTO_LOCAL ||
         !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)dst, len))
         return 0;
@@ -86,7 +86,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         }
         fill = armcii_cache_fill_start(seg, target, src, dst, len);
     }
-    armcii_proto_t proto = armcii_select_get(&armcii_g.limits, path, len, 0);
+    armcii_proto_t proto = armcii_select_get(&armcii_rt.limits, path, len, 0);
     armcii_stat_op(ARMCII_OP_GET,
                    proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED : ARMCII_ST_DIRECT,
                    (long)len);
@@ -163,7 +163,7 @@ static int open_slot_of(int target)
  * are held so, and at least one. */
 static int open_slots(void)
 {
-    long n = armcii_g.env.BOUNCE_COUNT / 8;
+    long n = armcii_rt.env.BOUNCE_COUNT / 8;
     return n < 1 ? 1 : n > OPEN_SLOTS ? OPEN_SLOTS : (int)n;
 }
 
@@ -281,7 +281,7 @@ int armcii_open_may_join(int blocking, const armci_hdl_t *hdl)
     /* An implicit nonblocking operation is completed by fences and WaitAll alone, which
      * send the open message first: it may join as a blocking one does. Without progress
      * threads nothing would send a message left open once the caller leaves ARMCI. */
-    return (blocking || !hdl) && !armcii_prog.sends_need_caller && armcii_g.env.PUT_COMBINE;
+    return (blocking || !hdl) && !armcii_prog.sends_need_caller && armcii_rt.env.PUT_COMBINE;
 }
 
 /* Adds one block to @p o, which it joins. */
@@ -321,7 +321,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         return 0;
     }
     armcii_cache_write(target, dst, len);
-    armcii_proto_t proto = armcii_select_put(&armcii_g.limits, path, len, 0);
+    armcii_proto_t proto = armcii_select_put(&armcii_rt.limits, path, len, 0);
     armcii_stat_op(ARMCII_OP_PUT,
                    proto == ARMCII_PROTO_INJECT     ? ARMCII_ST_INJECT
                    : proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED
@@ -396,7 +396,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
         return;
     }
     armcii_put_open_send(call, target);
-    if (!hdl && len > armcii_g.limits.bounce_size) {
+    if (!hdl && len > armcii_rt.limits.bounce_size) {
         /* Beyond one bounce buffer a blocking call writes the data zero-copy and sends the
          * flag once it has landed: copying through several messages costs more than that
          * wait (a 256 KiB ping-pong over tcp took two thirds longer as messages). */
@@ -422,7 +422,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
                           int blocking)
 {
     armcii_path_t path = armcii_path(target);
-    armcii_proto_t proto = armcii_select_acc(&armcii_g.limits, path, armcii_acc_hw_ok(type));
+    armcii_proto_t proto = armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type));
     armcii_stat_op(ARMCII_OP_ACC,
                    proto == ARMCII_PROTO_LOCAL    ? ARMCII_ST_LOCAL
                    : proto == ARMCII_PROTO_ACC_HW ? ARMCII_ST_ATOMIC

@@ -17,7 +17,7 @@
 #include "../coll/collectives.h"
 #include "../health/health.h"
 
-armcii_state_t armcii_g;
+armcii_rt_t armcii_rt;
 
 static const char *env_lookup(const char *name)
 {
@@ -42,8 +42,8 @@ static size_t rss_anon(void)
  * process's memory goes (libfabric's and MPI's own are the difference). */
 static void memory_line(char *line, size_t n)
 {
-    size_t registered = 0, fabric = armcii_g.fabric ? armcii_ofi_bytes(&registered) : 0;
-    size_t peers = (size_t)armcii_g.nproc * sizeof(*armcii_reqs.peers);
+    size_t registered = 0, fabric = armcii_rt.fabric ? armcii_ofi_bytes(&registered) : 0;
+    size_t peers = (size_t)armcii_rt.nproc * sizeof(*armcii_reqs.peers);
     snprintf(line, n,
              "memory: request pool %zu KiB, region table %zu KiB, process table %zu KiB, "
              "fabric buffers and tables %zu KiB (%zu KiB registered, as used), get cache %zu "
@@ -57,20 +57,20 @@ static void print_settings(void)
 {
     char line[384];
     armcii_info_line("armci-ofi " PACKAGE_VERSION " settings:");
-    armcii_env_print(&armcii_g.env, armcii_info_line);
+    armcii_env_print(&armcii_rt.env, armcii_info_line);
     snprintf(line, sizeof(line),
              "layout: %d processes on %d node(s), %d on this node; shared memory %s; node has "
              "%u cores, %u PUs, L2 %zu KiB, L3 %zu KiB",
-             armcii_g.nproc, armcii_topo.nnodes, armcii_topo.node_size, armcii_g.shm ? "on" : "off",
-             armcii_topo.hw_cores, armcii_topo.hw_pus, armcii_topo.hw_l2 >> 10,
-             armcii_topo.hw_l3 >> 10);
+             armcii_rt.nproc, armcii_topo.nnodes, armcii_topo.node_size,
+             armcii_rt.shm ? "on" : "off", armcii_topo.hw_cores, armcii_topo.hw_pus,
+             armcii_topo.hw_l2 >> 10, armcii_topo.hw_l3 >> 10);
     armcii_info_line(line);
-    if (armcii_g.rank == 0)
-        armcii_ofi_describe(armcii_info_line, &armcii_g.limits);
+    if (armcii_rt.rank == 0)
+        armcii_ofi_describe(armcii_info_line, &armcii_rt.limits);
     if (armcii_prog.thread_on)
         snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s; %s",
                  armcii_topo_progress_cpus(),
-                 armcii_prog.own_cpu && armcii_g.env.PROGRESS_WAKE_MIN > 0
+                 armcii_prog.own_cpu && armcii_rt.env.PROGRESS_WAKE_MIN > 0
                      ? "woken by large nonblocking transfers"
                      : "not woken by transfers",
                  armcii_warm_on() ? "keeps the hot structures warm" : "no keep-warm passes");
@@ -79,14 +79,14 @@ static void print_settings(void)
     armcii_info_line(line);
     memory_line(line, sizeof(line));
     armcii_info_line(line);
-    if (armcii_g.shm) {
+    if (armcii_rt.shm) {
         snprintf(line, sizeof(line),
                  "collectives in the node: %.40s; send blocks outside the node heap %s",
-                 armcii_g.env.COLL_ALG,
+                 armcii_rt.env.COLL_ALG,
                  armcii_coll_cma()
                      ? "of ARMCI_COLL_CMA bytes and more read in place (process_vm_readv)"
-                 : armcii_g.env.COLL_CMA > 0 ? "staged (process_vm_readv is not permitted here)"
-                                             : "staged (ARMCI_COLL_CMA=0)");
+                 : armcii_rt.env.COLL_CMA > 0 ? "staged (process_vm_readv is not permitted here)"
+                                              : "staged (ARMCI_COLL_CMA=0)");
         armcii_info_line(line);
     }
     fflush(stdout);
@@ -100,17 +100,18 @@ static void init_fail(const char *call, const char *what, armcii_status_t st)
 /* What the transport is told of the job, and how it calls back (host.h). */
 static void configure_transport(void)
 {
+    const armcii_region_table_t *regions = &armcii_mem.regions; /* alloc.c's: read only */
     armcii_tp_host_t host = {
-        .rank = armcii_g.rank,
-        .nproc = armcii_g.nproc,
+        .rank = armcii_rt.rank,
+        .nproc = armcii_rt.nproc,
         .node_rank = armcii_topo.node_rank,
         .node_size = armcii_topo.node_size,
-        .shm = armcii_g.shm,
-        .max_requests = (int)armcii_g.env.MAX_REQUESTS,
-        .comm = armcii_g.comm,
+        .shm = armcii_rt.shm,
+        .max_requests = (int)armcii_rt.env.MAX_REQUESTS,
+        .comm = armcii_rt.comm,
         .node_comm = armcii_topo.node_comm,
-        .env = &armcii_g.env,
-        .regions = &armcii_mem.regions,
+        .env = &armcii_rt.env,
+        .regions = regions,
         .op_done = armcii_req_op_done,
         .copied = armcii_req_copied,
         .of_cookie = armcii_req_of_cookie,
@@ -124,32 +125,32 @@ static void configure_transport(void)
 
 void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
 {
-    armcii_g.one_caller = one_caller;
+    armcii_rt.one_caller = one_caller;
     char err[512];
-    if (armcii_env_load(&armcii_g.env, env_lookup, err, sizeof(err)) != 0)
+    if (armcii_env_load(&armcii_rt.env, env_lookup, err, sizeof(err)) != 0)
         armcii_fatal(call, "%s", err);
 
-    MPI_Comm_dup(comm, &armcii_g.comm);
-    armcii_mpi_name_errors(armcii_g.comm);
-    MPI_Comm_rank(armcii_g.comm, &armcii_g.rank);
-    MPI_Comm_size(armcii_g.comm, &armcii_g.nproc);
-    armcii_error_rank(armcii_g.rank, 0);
-    int P = armcii_g.nproc;
+    MPI_Comm_dup(comm, &armcii_rt.comm);
+    armcii_mpi_name_errors(armcii_rt.comm);
+    MPI_Comm_rank(armcii_rt.comm, &armcii_rt.rank);
+    MPI_Comm_size(armcii_rt.comm, &armcii_rt.nproc);
+    armcii_error_rank(armcii_rt.rank, 0);
+    int P = armcii_rt.nproc;
     armcii_env_agree(call);
 
     armcii_status_t st;
     int *where;
     if ((st = armcii_topo_init(&where)) != ARMCII_OK)
         init_fail(call, "finding the node layout", st);
-    armcii_g.shm = armcii_g.env.SHM && armcii_topo.node_size > 1;
+    armcii_rt.shm = armcii_rt.env.SHM && armcii_topo.node_size > 1;
     st = armcii_peers_init(where, where + P);
     free(where);
     if (st != ARMCII_OK)
         init_fail(call, "making the table of processes", st);
-    int place = armcii_place_parse(armcii_g.env.PLACEMENT);
+    int place = armcii_place_parse(armcii_rt.env.PLACEMENT);
     if (place < 0)
         armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",
-                     armcii_g.env.PLACEMENT);
+                     armcii_rt.env.PLACEMENT);
     armcii_place_init(place, armcii_topo.hw_l2, armcii_topo.hw_l3, armcii_topo.machine_size);
     armcii_yield_init();
     armcii_put_open_init();
@@ -164,14 +165,14 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         init_fail(call, "allocating the region table and request pool", ARMCII_ENOMEM);
 
     /* libfabric is needed only when some peer is not reached through shared memory. */
-    int need_fabric = P > 1 && (!armcii_g.shm || armcii_topo.nnodes > 1);
+    int need_fabric = P > 1 && (!armcii_rt.shm || armcii_topo.nnodes > 1);
     if (need_fabric) {
-        if ((st = armcii_ofi_init(&armcii_g.caps)) != ARMCII_OK)
+        if ((st = armcii_ofi_init(&armcii_rt.caps)) != ARMCII_OK)
             init_fail(call, "opening libfabric", st);
-        armcii_g.fabric = 1;
-        armcii_select_limits(&armcii_g.limits, &armcii_g.caps, armcii_g.env.INJECT_MAX,
-                             armcii_g.env.BUFFERED_MAX, armcii_g.env.PUT_MESSAGE_MAX,
-                             armcii_g.env.ACC_NATIVE, armcii_g.shm);
+        armcii_rt.fabric = 1;
+        armcii_select_limits(&armcii_rt.limits, &armcii_rt.caps, armcii_rt.env.INJECT_MAX,
+                             armcii_rt.env.BUFFERED_MAX, armcii_rt.env.PUT_MESSAGE_MAX,
+                             armcii_rt.env.ACC_NATIVE, armcii_rt.shm);
     }
     armcii_census_init();
     armcii_coll_init();
@@ -179,11 +180,11 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         init_fail(call, "creating the get cache", st);
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail(call, "starting the progress thread", st);
-    armcii_g.initialized = 1;
-    armcii_error_rank(armcii_g.rank, 1);
-    if (armcii_g.env.VERBOSE)
+    armcii_rt.initialized = 1;
+    armcii_error_rank(armcii_rt.rank, 1);
+    if (armcii_rt.env.VERBOSE)
         print_settings();
-    MPI_Barrier(armcii_g.comm);
+    MPI_Barrier(armcii_rt.comm);
 }
 
 void armcii_runtime_fini(const char *call)
@@ -195,7 +196,7 @@ void armcii_runtime_fini(const char *call)
      * longer a dead peer to those still finishing it. */
     armcii_live_fini();
     MPI_Request r;
-    MPI_Ibarrier(armcii_g.comm, &r);
+    MPI_Ibarrier(armcii_rt.comm, &r);
     armcii_mpi_wait(call, &r);
     armcii_census_fini();
     armcii_hb_fini();
@@ -207,16 +208,16 @@ void armcii_runtime_fini(const char *call)
     armcii_coll_fini();
     armcii_alloc_drop_all();
     armcii_cache_rt_fini();
-    if (armcii_g.fabric)
+    if (armcii_rt.fabric)
         armcii_ofi_fini();
-    armcii_g.fabric = 0;
+    armcii_rt.fabric = 0;
     armcii_flush_fini();
     armcii_shm_fini();
     armcii_alloc_fini();
     armcii_req_fini();
     armcii_topo_fini();
-    MPI_Comm_free(&armcii_g.comm);
-    armcii_g.initialized = 0;
-    armcii_error_rank(armcii_g.rank, 0);
-    armcii_g.finalized = 1;
+    MPI_Comm_free(&armcii_rt.comm);
+    armcii_rt.initialized = 0;
+    armcii_error_rank(armcii_rt.rank, 0);
+    armcii_rt.finalized = 1;
 }

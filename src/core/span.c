@@ -88,14 +88,14 @@ static void extent(const armcii_iter_t *it, armcii_nc_span_t *s)
 
 int armcii_span_plan(const armcii_iter_t *it, int target, armcii_nc_span_t *s)
 {
-    size_t ratio = (size_t)armcii_g.env.NC_SPAN_RATIO;
+    size_t ratio = (size_t)armcii_rt.env.NC_SPAN_RATIO;
     if (ratio == 0 || it->nblocks == 0)
         return 0;
     extent(it, s);
     if (s->bytes == 0 || s->hi <= s->lo)
         return 0;
     size_t span = s->hi - s->lo;
-    if (span > SPAN_MAX || (span > (size_t)armcii_g.env.NC_SPAN_MIN && span / ratio > s->bytes))
+    if (span > SPAN_MAX || (span > (size_t)armcii_rt.env.NC_SPAN_MIN && span / ratio > s->bytes))
         return 0;
     /* Blocks in different allocations, or with the gaps between them outside any: the
      * range cannot be read as one. */
@@ -166,7 +166,7 @@ void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t
     req->on_release = span_deliver;
     armcii_ofi_get(call, req, f->data, span, target, armcii_seg_raddr(s->seg, s->lo),
                    armcii_seg_key(s->seg, target),
-                   armcii_select_get(&armcii_g.limits, ARMCII_PATH_FABRIC, span, 0));
+                   armcii_select_get(&armcii_rt.limits, ARMCII_PATH_FABRIC, span, 0));
     if (!blocking)
         armcii_hdl_bind(call, hdl, req);
     armcii_req_finish(call, req, blocking, blocking, s->bytes);

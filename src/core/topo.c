@@ -56,7 +56,7 @@ static void progress_cpus_choose(hwloc_topology_t topo, MPI_Comm machine)
         hwloc_bitmap_copy(bound, allowed);
     machine_bound(allowed, bound, used, machine);
     armcii_cpus_choice_t c;
-    if (armcii_cpus_choose(armcii_g.env.PROGRESS_CPUS, allowed, bound, used,
+    if (armcii_cpus_choose(armcii_rt.env.PROGRESS_CPUS, allowed, bound, used,
                            armcii_topo.machine_size, set, &c) != 0)
         armcii_fatal("ARMCI_Init", "%s", c.desc);
     progress_elsewhere = c.elsewhere;
@@ -111,15 +111,15 @@ static void hw_probe(MPI_Comm machine)
 
 armcii_status_t armcii_topo_init(int **where_p)
 {
-    int P = armcii_g.nproc;
-    if (MPI_Comm_split_type(armcii_g.comm, MPI_COMM_TYPE_SHARED, armcii_g.rank, MPI_INFO_NULL,
+    int P = armcii_rt.nproc;
+    if (MPI_Comm_split_type(armcii_rt.comm, MPI_COMM_TYPE_SHARED, armcii_rt.rank, MPI_INFO_NULL,
                             &armcii_topo.node_comm) != MPI_SUCCESS)
         return ARMCII_ESYS;
     MPI_Comm_rank(armcii_topo.node_comm, &armcii_topo.node_rank);
     MPI_Comm_size(armcii_topo.node_comm, &armcii_topo.node_size);
     armcii_topo.machine_size = armcii_topo.node_size;
     hw_probe(armcii_topo.node_comm); /* the whole machine, before any virtual split */
-    long k = armcii_g.env.NODE_SIZE;
+    long k = armcii_rt.env.NODE_SIZE;
     if (k < 0)
         armcii_fatal("ARMCI_Init", "ARMCI_NODE_SIZE=%ld is negative", k);
     if (k > 0 && armcii_topo.node_size > k) {
@@ -133,20 +133,20 @@ armcii_status_t armcii_topo_init(int **where_p)
     }
 
     /* A node is named by its lowest world rank; node ids are those names made dense. */
-    int leader = armcii_g.rank;
+    int leader = armcii_rt.rank;
     MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, armcii_topo.node_comm);
     int *where = malloc(2 * (size_t)P * sizeof(int)); /* leaders, then node ids */
     if (!where)
         return ARMCII_ENOMEM;
     int *node_ranks = where + P;
-    MPI_Allgather(&leader, 1, MPI_INT, where, 1, MPI_INT, armcii_g.comm);
-    MPI_Allgather(&armcii_topo.node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, armcii_g.comm);
+    MPI_Allgather(&leader, 1, MPI_INT, where, 1, MPI_INT, armcii_rt.comm);
+    MPI_Allgather(&armcii_topo.node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, armcii_rt.comm);
     armcii_topo.nnodes = 0;
     for (int r = 0; r < P; r++) /* a leader comes before the rest of its node */
         where[r] = where[r] == r ? armcii_topo.nnodes++ : where[where[r]];
-    armcii_topo.node_id = where[armcii_g.rank];
+    armcii_topo.node_id = where[armcii_rt.rank];
 
-    MPI_Comm_split(armcii_g.comm, armcii_topo.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_g.rank,
+    MPI_Comm_split(armcii_rt.comm, armcii_topo.node_rank == 0 ? 0 : MPI_UNDEFINED, armcii_rt.rank,
                    &armcii_topo.masters_comm);
     *where_p = where;
     return ARMCII_OK;

@@ -104,7 +104,7 @@ size_t armcii_warm_pass(void)
 {
     unsigned s = 0;
     size_t lines = 0;
-    lines += touch_counted(&armcii_g, sizeof(armcii_g), &s);
+    lines += touch_counted(&armcii_rt, sizeof(armcii_rt), &s);
     lines += touch_counted(&armcii_topo, sizeof(armcii_topo), &s);
     lines += touch_counted(&armcii_prog, sizeof(armcii_prog), &s);
     lines += touch_counted(&armcii_mem, sizeof(armcii_mem), &s);
@@ -112,7 +112,7 @@ size_t armcii_warm_pass(void)
     lines += touch_counted(&armcii_stats, sizeof(armcii_stats), &s);
     if (armcii_reqs.peers)
         lines +=
-            touch_counted(armcii_reqs.peers, (size_t)armcii_g.nproc * sizeof(armcii_peer_t), &s);
+            touch_counted(armcii_reqs.peers, (size_t)armcii_rt.nproc * sizeof(armcii_peer_t), &s);
     if (armcii_node.slots)
         lines += touch_counted(armcii_node.slots,
                                (size_t)armcii_topo.node_size * sizeof(armcii_node_slot_t), &s);
@@ -144,7 +144,7 @@ void armcii_warm_maybe(double now)
 {
     if (!keep_warm)
         return;
-    if (now - last_pass < 1e-6 * (double)armcii_g.env.WARM_INTERVAL_US)
+    if (now - last_pass < 1e-6 * (double)armcii_rt.env.WARM_INTERVAL_US)
         return;
     last_pass = now;
     armcii_warm_pass();
@@ -191,8 +191,8 @@ static int find_got(struct dl_phdr_info *info, size_t size, void *arg)
  * would cost the application a context switch each. */
 void armcii_warm_init(void)
 {
-    long want = armcii_g.env.KEEP_WARM;
-    keep_warm = want == 1 || (want == -1 && armcii_g.shm && armcii_topo.node_size > 1);
+    long want = armcii_rt.env.KEEP_WARM;
+    keep_warm = want == 1 || (want == -1 && armcii_rt.shm && armcii_topo.node_size > 1);
     if (keep_warm && !got_lo)
         dl_iterate_phdr(find_got, (void *)(uintptr_t)&armcii_warm_pass);
 }

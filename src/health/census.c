@@ -37,12 +37,12 @@ static int nstuck, told;    /* rank 0: how many wait; said that all wait in one 
 
 void armcii_census_init(void)
 {
-    if (armcii_g.nproc == 1)
+    if (armcii_rt.nproc == 1)
         return;
-    MPI_Comm_dup(armcii_g.comm, &comm);
+    MPI_Comm_dup(armcii_rt.comm, &comm);
     for (int i = 0; i < RING; i++)
         ring_req[i] = MPI_REQUEST_NULL;
-    if (armcii_g.rank == 0 && !(table = calloc((size_t)armcii_g.nproc, sizeof *table)))
+    if (armcii_rt.rank == 0 && !(table = calloc((size_t)armcii_rt.nproc, sizeof *table)))
         armcii_fatal("ARMCI_Init", "out of memory");
 }
 
@@ -58,7 +58,7 @@ static void tell(int stuck, const char *call)
 {
     census_msg_t m = {.stuck = stuck};
     snprintf(m.call, sizeof m.call, "%s", call);
-    if (armcii_g.rank == 0) {
+    if (armcii_rt.rank == 0) {
         note(0, &m);
         return;
     }
@@ -93,14 +93,14 @@ static void drain(void)
 /* Every process waits: in one call (then MPI does not complete it: said once), or not. */
 static void judge(void)
 {
-    int P = armcii_g.nproc, same = 1;
+    int P = armcii_rt.nproc, same = 1;
     for (int r = 1; r < P; r++)
         same &= strcmp(table[r].call, table[0].call) == 0;
     if (same) {
         if (!told)
             armcii_warn("%s: every process has waited %ld s or more in this call, and it has "
                         "not completed (see ARMCI_WATCHDOG to follow it)",
-                        table[0].call, armcii_g.env.TIMEOUT);
+                        table[0].call, armcii_rt.env.TIMEOUT);
         told = 1;
         return;
     }
@@ -129,20 +129,20 @@ static void judge(void)
                  "every process has waited %ld s or more in a collective, and not in the same "
                  "one: %s; every process must call the same collectives in the same order "
                  "(see ARMCI_TIMEOUT)",
-                 armcii_g.env.TIMEOUT, text);
+                 armcii_rt.env.TIMEOUT, text);
 }
 
 void armcii_census_poll(const char *call, armcii_watch_t *w, double now)
 {
     if (comm == MPI_COMM_NULL)
         return;
-    if (!w->stuck && now - w->t0 >= (double)armcii_g.env.TIMEOUT) {
+    if (!w->stuck && now - w->t0 >= (double)armcii_rt.env.TIMEOUT) {
         w->stuck = 1;
         tell(1, call);
     }
-    if (armcii_g.rank == 0 && w->stuck) {
+    if (armcii_rt.rank == 0 && w->stuck) {
         drain();
-        if (nstuck == armcii_g.nproc)
+        if (nstuck == armcii_rt.nproc)
             judge();
     }
 }
@@ -161,7 +161,7 @@ void armcii_census_fini(void)
     /* Every message sent reaches rank 0 before the communicator goes. */
     long total = 0;
     MPI_Reduce(&nsent, &total, 1, MPI_LONG, MPI_SUM, 0, comm);
-    while (armcii_g.rank == 0 && nreceived < total)
+    while (armcii_rt.rank == 0 && nreceived < total)
         receive_one(MPI_ANY_SOURCE);
     MPI_Waitall(RING, ring_req, MPI_STATUSES_IGNORE);
     MPI_Comm_free(&comm);

@@ -63,7 +63,7 @@ static int gone(pid_t pid)
 
 static int world_rank_of(int node_rank)
 {
-    for (int r = 0; r < armcii_g.nproc; r++)
+    for (int r = 0; r < armcii_rt.nproc; r++)
         if (armcii_reqs.peers[r].node == armcii_topo.node_id &&
             armcii_reqs.peers[r].node_rank == node_rank)
             return r;
@@ -94,7 +94,7 @@ static void died(const char *call, int node_rank)
 
 void armcii_live_blame(const char *call, int rank)
 {
-    if (!node_pids || rank < 0 || rank >= armcii_g.nproc || rank == armcii_g.rank ||
+    if (!node_pids || rank < 0 || rank >= armcii_rt.nproc || rank == armcii_rt.rank ||
         armcii_reqs.peers[rank].node != armcii_topo.node_id) {
         /* Another host's process, or no target known (a standing receive): its node's
          * leader hears of a death within milliseconds and the heartbeat thread ends this
@@ -116,9 +116,9 @@ void armcii_live_check(const char *call, int node_rank, double waited)
 {
     if (node_rank < 0 || node_rank >= armcii_topo.node_size || node_rank == armcii_topo.node_rank)
         return;
-    if (node_pids && armcii_g.env.LIVENESS_MS > 0 && gone(node_pids[node_rank]))
+    if (node_pids && armcii_rt.env.LIVENESS_MS > 0 && gone(node_pids[node_rank]))
         died(call, node_rank);
-    if (waited > (double)armcii_g.env.TIMEOUT)
+    if (waited > (double)armcii_rt.env.TIMEOUT)
         armcii_fatal(call,
                      "rank %d (process %d, this node) has held the accumulate lock of memory "
                      "this call updates for %.0f s; is it stopped? (see ARMCI_TIMEOUT)",
@@ -127,10 +127,10 @@ void armcii_live_check(const char *call, int node_rank, double waited)
 
 void armcii_live_poll(const char *call)
 {
-    if (!node_pids || armcii_g.env.LIVENESS_MS <= 0)
+    if (!node_pids || armcii_rt.env.LIVENESS_MS <= 0)
         return;
     double now = armcii_now();
-    if (now - last_look < 1e-3 * (double)armcii_g.env.LIVENESS_MS)
+    if (now - last_look < 1e-3 * (double)armcii_rt.env.LIVENESS_MS)
         return;
     last_look = now;
     for (int i = 0; i < armcii_topo.node_size; i++) {
