@@ -39,6 +39,37 @@ for dir in armci src/core src/transport src/health src/agg src/cache src/coll sr
     report $status "$dir includes only what docs/layers.md allows it ($n files)" "$log"
     rm -f "$log"
 done
+# Each struct of the runtime's state is written by one file, its owner (docs/layers.md,
+# "Who writes the runtime's state"). Anywhere else, an assignment to it or to one of its
+# fields (and what they point to: `armcii_reqs.peers[t].out_sw--`), an increment or a
+# decrement, or its address taken fails the check. Another file may take a field's
+# address to read through it only: into a pointer it declares const, or as an argument
+# of one of the functions below, which take it const (the compiler holds them to that).
+# One line per struct: its name, its owner, and the header whose inline functions count
+# as the owner's, if any writes it.
+owners='armcii_rt src/core/runtime.c
+armcii_topo src/core/topo.c
+armcii_reqs src/core/req.c
+armcii_mem src/core/alloc.c
+armcii_prog src/core/progress.c src/core/armcii.h'
+readers='armcii_(pool_nbound|pool_bytes|hdl_state|region_find|region_find_fast|region_bytes|region_touch|select_get|select_put|select_acc|env_first_difference|wait_zero)|touch_counted|touch_pool'
+log=$(mktemp)
+echo "$owners" | while read -r name owner header; do
+    grep -Eq "^armcii_[a-z]+_t $name( |;)" "$top/$owner" ||
+        echo "$name is not defined in its owner, $owner" >>"$log"
+    written="\\b$name\\b((\\.|->)[A-Za-z_][A-Za-z_0-9]*|\\[[^]]*\\])*[[:space:]]*(([-+*/%&|^]|<<|>>)?=([^=]|\$)|\\+\\+|--)"
+    written="$written|(\\+\\+|--)[[:space:]]*$name\\b|(^|[^&])&[[:space:]]*$name\\b"
+    for f in "$top"/armci/*.[ch] "$top"/src/*/*.[ch]; do
+        rel=${f#"$top"/}
+        [ "$rel" = "$owner" ] || [ "$rel" = "${header:-}" ] && continue
+        sed -E -e "s/\\b($readers)\\(([^(),]*,[[:space:]]*)?&[[:space:]]*$name\\b/\\1(/g" \
+            -e "s/\\bconst [A-Za-z_]+ \\*[A-Za-z_]+ = &[[:space:]]*$name\\b/const/g" "$f" |
+            grep -nE "$written" | sed "s|^|$rel:|; s|\$|   ($name is written by $owner alone)|" >>"$log"
+    done
+done
+[ -s "$log" ] && status=1 || status=0
+report $status "each struct of the runtime's state is written by its owner alone" "$log"
+rm -f "$log"
 # libfabric is opened when the fabric is first needed (src/transport/ofi_load.c), not
 # when a program is loaded: Debian's libfabric pulls in PSM libraries whose constructors
 # sleep 0.2 s in every process. The library must neither depend on it nor refer to it.
