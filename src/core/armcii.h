@@ -3,6 +3,13 @@
  * layer (armci/), the core (src/core) and the layers beside it. What the transport offers
  * is in its own contract, src/transport/transport.h.
  *
+ * The state is one struct per file that writes it (the others only read it; docs/layers.md,
+ * "Who writes the runtime's state", and testing/layers.sh): armcii_rt, runtime.c's (who
+ * this process is, the settings, the fabric's capabilities and the protocol limits);
+ * armcii_topo, topo.c's (the node layout); armcii_reqs, req.c's (the request pool and the
+ * table of processes); armcii_mem, alloc.c's (the region table and the allocations);
+ * armcii_prog, progress.c's (the progress thread and the runtime lock).
+ *
  * The core's files: runtime.c (the order of bring-up and shut-down), env.c and agree.c
  * (settings, and those that must match everywhere), topo.c and cpus.c (the machine, and
  * where the progress thread runs), region.c (every process's allocations), alloc.c
@@ -56,12 +63,10 @@ typedef struct armcii_alloc {
 } armcii_alloc_t;
 
 /*
- * The runtime's state, one struct for each file that writes it; every other file only
- * reads it (testing/layers.sh checks): armcii_rt (runtime.c), armcii_topo (topo.c),
- * armcii_reqs (req.c), armcii_mem (alloc.c), armcii_prog (progress.c). Each starts a cache
- * line. What a call reads every time sits together; what both the caller and the progress
- * thread write sits on lines of its own, so that the thread's writes do not take from the
- * caller the lines it only reads.
+ * The runtime's state, one struct for each file that writes it (see the top of this file).
+ * Each starts a cache line. What a call reads every time sits together; what both the
+ * caller and the progress thread write sits on lines of its own, so that the thread's
+ * writes do not take from the caller the lines it only reads.
  */
 
 /** The runtime's identity, settings and choices, made at start-up by runtime.c (which
