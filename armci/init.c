@@ -126,7 +126,7 @@ void ARMCIX_Progress(void)
     /* Called in a loop waiting for a flag, on an oversubscribed machine: give the
      * processor to whoever shares it, likely the peer that is to set the flag. */
     if (n == 0 && armcii_yield_when_idle()) {
-        armcii_stats.idle_yields++;
+        armcii_stat_idle_yield();
         sched_yield();
     }
 }

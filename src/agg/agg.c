@@ -137,7 +137,7 @@ static void flush(const char *call, agg_t *a)
         wait_issued(call, a);
     a->n = 0;
     a->copy_used = 0;
-    armcii_stats.agg_flushes++;
+    armcii_stat_agg_flush();
 }
 
 /* Records one block in @p a, which has room. */
@@ -147,7 +147,7 @@ static void push(agg_t *a, char *local, size_t copy_off, char *remote, size_t le
     a->is_get[a->n] = (uint8_t)is_get;
     a->copy_off[a->n] = copy_off;
     a->n++;
-    armcii_stats.agg_ops++;
+    armcii_stat_agg_op();
 }
 
 static void append(const char *call, agg_t *a, char *local, size_t copy_off, char *remote,

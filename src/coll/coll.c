@@ -74,7 +74,7 @@ int armcii_coll_cma(void)
 static void cma_read(const char *call, char *dst, const char *src, size_t len, int owner)
 {
     pid_t pid = armcii_live_pid(owner);
-    armcii_stats.coll_cma_blocks++;
+    armcii_stat_coll_cma_block();
     while (len > 0) {
         struct iovec here = {dst, len}, there = {(void *)src, len};
         ssize_t got = process_vm_readv(pid, &here, 1, &there, 1, 0);
@@ -197,7 +197,7 @@ const void *armcii_coll_node_gather(const char *call, const void *x, size_t byte
         gathered_size = need;
     }
     armcii_cache_sync();
-    armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
+    armcii_stat_coll(ARMCII_ST_COLL_PULL);
     pull(call, 1, what, x, gathered, bytes, armcii_rt.nproc, armcii_rt.rank);
     return gathered;
 }
@@ -266,7 +266,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     if (alg == ALG_PULL && (hier || !small))
         alg = ALG_NAIVE; /* pull's sibling with two meetings, for any size and across nodes */
     if (alg == ALG_MPI || (!hier && !one_node(comm, P))) {
-        armcii_stats.coll[ARMCII_ST_COLL_MPI]++;
+        armcii_stat_coll(ARMCII_ST_COLL_MPI);
         if (allgather)
             MPI_Iallgather(sendbuf, (int)bb, MPI_BYTE, recvbuf, (int)bb, MPI_BYTE, comm, &r);
         else
@@ -278,7 +278,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
      * counted by every process alike. */
     int whole_node = comm == armcii_rt.comm && P == armcii_topo.node_size;
     if (alg == ALG_PULL && whole_node) {
-        armcii_stats.coll[ARMCII_ST_COLL_PULL]++;
+        armcii_stat_coll(ARMCII_ST_COLL_PULL);
         pull(call, allgather, "", sendbuf, recvbuf, bb, P, me);
         return 0;
     }
@@ -303,7 +303,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
     if (stage_out)
         rbuf = armcii_coll_staging(call, &stage_recv, rsize);
     if (hier) {
-        armcii_stats.coll[ARMCII_ST_COLL_HIER]++;
+        armcii_stat_coll(ARMCII_ST_COLL_HIER);
         armcii_coll_hier(call, allgather, sbuf, rbuf, bb, alg);
         if (stage_out) /* the caller's receive buffer: placed by size */
             armcii_place_copy(recvbuf, rbuf, rsize, 0);
@@ -342,7 +342,7 @@ int armcii_coll(const char *call, int allgather, const void *sendbuf, void *recv
         if (!all[2 * i + 1])
             alg = ALG_NAIVE; /* the same decision everywhere: all saw the same pointers */
     all[2 * me + 1] = rbuf;
-    armcii_stats.coll[alg == ALG_MORTON ? ARMCII_ST_COLL_MORTON : ARMCII_ST_COLL_NAIVE]++;
+    armcii_stat_coll(alg == ALG_MORTON ? ARMCII_ST_COLL_MORTON : ARMCII_ST_COLL_NAIVE);
     /* Cell (i, j): alltoall moves block j of process i to block i of process j;
      * allgather moves process j's block to block j of process i. */
     uint32_t *rows = malloc((size_t)P * sizeof(uint32_t)),

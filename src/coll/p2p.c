@@ -60,7 +60,7 @@ static int ours(const char *call, MPI_Comm comm, size_t bytes)
     if (comm == MPI_COMM_NULL || bytes > P2P_MAX_BYTES ||
         armcii_coll_algorithm(call) == ARMCII_COLL_MPI)
         return 0;
-    armcii_stats.coll[ARMCII_ST_COLL_P2P]++;
+    armcii_stat_coll(ARMCII_ST_COLL_P2P);
     armcii_cache_sync(); /* a synchronisation point, also where nothing need be waited for */
     return 1;
 }

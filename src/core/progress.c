@@ -177,7 +177,7 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
     while (req->in_use && req->gen == gen)
         watch_poll(call, &w, what[req->kind], req->target);
     if (armcii_rt.env.STATS)
-        armcii_stats.wait_seconds += armcii_now() - t0;
+        armcii_stat_wait(armcii_now() - t0);
 }
 
 void armcii_wait_zero(const char *call, const int *counter, int target)
@@ -191,7 +191,7 @@ void armcii_wait_zero(const char *call, const int *counter, int target)
     while (*counter > 0)
         watch_poll(call, &w, "an operation", target);
     if (armcii_rt.env.STATS)
-        armcii_stats.wait_seconds += armcii_now() - t0;
+        armcii_stat_wait(armcii_now() - t0);
 }
 
 /* Every request in flight now, oldest first. */
@@ -416,7 +416,7 @@ static int wake(void)
         backoff = backoff ? 2 * backoff : 16;
         backoff = backoff < KICK_BACKOFF_MAX ? backoff : KICK_BACKOFF_MAX;
         __atomic_store_n(&kick_skip, backoff, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&armcii_stats.progress_wake_preempted, 1, __ATOMIC_RELAXED);
+        armcii_stat_progress_wake_preempted();
     } else {
         backoff = 0;
     }
@@ -432,7 +432,7 @@ void armcii_progress_wake_taken(void)
 void armcii_progress_wake(void)
 {
     if (wake()) /* outside the lock: other application threads may wake it too */
-        __atomic_add_fetch(&armcii_stats.progress_woken, 1, __ATOMIC_RELAXED);
+        armcii_stat_progress_woken();
 }
 
 /* Without a CPU of its own (oversubscribed, or every CPU has its bound process), every
@@ -493,7 +493,7 @@ static void *progress_main(void *arg)
         if (holding())
             held->age();
         int mine = armcii_reqs.pool.nactive > armcii_reqs.ncopied;
-        armcii_stats.progress_wakeups += n > 0;
+        armcii_stat_progress_poll(n);
         armcii_warm_maybe(armcii_now());
         pthread_mutex_unlock(&armcii_prog.lock);
         if (n > 0)

@@ -6,6 +6,8 @@
 #ifndef ARMCII_STATS_H
 #define ARMCII_STATS_H
 
+#include <stddef.h>
+
 #include "op.h"
 
 /* The paths operations (armcii_op_t) took. */
@@ -52,10 +54,96 @@ typedef struct {
 
 extern armcii_stats_t armcii_stats;
 
+/* What was counted, one function an event: stats.c owns armcii_stats, and every other
+ * file counts through these. They are inline because most are counted on the hot path,
+ * where a call would cost more than the count. */
+
+/** An operation of @p kind took @p path (ARMCII_ST_LOCAL...) and moved @p bytes. */
 static inline void armcii_stat_op(armcii_op_t kind, int path, long bytes)
 {
     armcii_stats.ops[kind][path]++;
     armcii_stats.bytes[kind] += bytes;
+}
+
+/** A collective ran as @p alg (ARMCII_ST_COLL_PULL...). */
+static inline void armcii_stat_coll(int alg)
+{
+    armcii_stats.coll[alg]++;
+}
+
+/** A collective read a block from another process's private memory. */
+static inline void armcii_stat_coll_cma_block(void)
+{
+    armcii_stats.coll_cma_blocks++;
+}
+
+/** An operation went into an aggregate handle. */
+static inline void armcii_stat_agg_op(void)
+{
+    armcii_stats.agg_ops++;
+}
+
+/** An aggregate handle was flushed. */
+static inline void armcii_stat_agg_flush(void)
+{
+    armcii_stats.agg_flushes++;
+}
+
+/** A poll of the progress thread, which found @p found operations or messages. */
+static inline void armcii_stat_progress_poll(int found)
+{
+    armcii_stats.progress_wakeups += found > 0;
+}
+
+/** The progress thread's nap was cut short. Another application thread may count at once:
+ *  atomic. */
+static inline void armcii_stat_progress_woken(void)
+{
+    __atomic_add_fetch(&armcii_stats.progress_woken, 1, __ATOMIC_RELAXED);
+}
+
+/** ... and the woken thread took the caller's processor (atomic, as above). */
+static inline void armcii_stat_progress_wake_preempted(void)
+{
+    __atomic_add_fetch(&armcii_stats.progress_wake_preempted, 1, __ATOMIC_RELAXED);
+}
+
+/** The provider's queue was full and an operation is retried. */
+static inline void armcii_stat_eagain(void)
+{
+    armcii_stats.eagain_retries++;
+}
+
+/** ARMCIX_Progress found nothing and yielded the processor. */
+static inline void armcii_stat_idle_yield(void)
+{
+    armcii_stats.idle_yields++;
+}
+
+/** An acknowledgement went out as a message of its own. */
+static inline void armcii_stat_ack_sent(void)
+{
+    armcii_stats.acks_sent++;
+}
+
+/** Deferred acknowledgements were asked for. */
+static inline void armcii_stat_ack_wanted(void)
+{
+    armcii_stats.acks_wanted++;
+}
+
+/** A keep-warm pass read @p lines cache lines in @p seconds. */
+static inline void armcii_stat_warm_pass(size_t lines, double seconds)
+{
+    armcii_stats.warm_passes++;
+    armcii_stats.warm_lines += (long)lines;
+    armcii_stats.warm_seconds += seconds;
+}
+
+/** A wait for completions took @p seconds. */
+static inline void armcii_stat_wait(double seconds)
+{
+    armcii_stats.wait_seconds += seconds;
 }
 
 /** Collective (in ARMCI_Finalize): print and write the statistics when asked for. */

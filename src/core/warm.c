@@ -130,8 +130,6 @@ size_t armcii_warm_pass(void)
     for (int i = 0; i < nhooks; i++)
         lines += hooks[i]();
     warm_sink += s;
-    armcii_stats.warm_passes++;
-    armcii_stats.warm_lines += (long)lines;
     return lines;
 }
 
@@ -147,8 +145,8 @@ void armcii_warm_maybe(double now)
     if (now - last_pass < 1e-6 * (double)armcii_rt.env.WARM_INTERVAL_US)
         return;
     last_pass = now;
-    armcii_warm_pass();
-    armcii_stats.warm_seconds += armcii_now() - now;
+    size_t lines = armcii_warm_pass();
+    armcii_stat_warm_pass(lines, armcii_now() - now);
 }
 
 /* dl_iterate_phdr's visitor: in the object whose code holds @p arg, the span that is

@@ -245,7 +245,7 @@ static void send_count(int to)
 {
     am_hdr_t c = {.kind = AM_COUNT};
     am_send_small(to, &c, offsetof(am_hdr_t, arg));
-    armcii_stats.acks_sent++;
+    armcii_stat_ack_sent();
 }
 
 static int take_ack(const am_hdr_t *h, size_t len)
@@ -453,7 +453,7 @@ static void want_from(int target)
     am_hdr_t q = {.kind = AM_ACK_WANTED};
     q.arg[0] = upto;
     am_send_small(target, &q, offsetof(am_hdr_t, scale));
-    armcii_stats.acks_wanted++;
+    armcii_stat_ack_wanted();
 }
 
 void armcii_am_ask_acks(int target)

@@ -177,7 +177,7 @@ static int apply_records(const am_hdr_t *h, size_t len)
         return 1; /* acknowledged by the count on a later message */
     am_hdr_t ack = {.kind = AM_ACK, .cookie = h->cookie};
     am_send_small(h->src, &ack, offsetof(am_hdr_t, arg));
-    armcii_stats.acks_sent++;
+    armcii_stat_ack_sent();
     return 1;
 }
 

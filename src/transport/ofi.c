@@ -34,7 +34,7 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 void armcii_ofi_eagain(const char *call, const char *what, int target, double *t0)
 {
     static double barked_for; /* the t0 of the wait the watchdog last spoke about */
-    armcii_stats.eagain_retries++;
+    armcii_stat_eagain();
     double now = armcii_now();
     if (*t0 == 0)
         *t0 = now;
