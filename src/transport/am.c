@@ -61,6 +61,16 @@ typedef struct am_held {
     am_hdr_t h[]; /* the message, copied */
 } held_t;
 
+/* What this file keeps of one other process: the sequence of requests both ways, and those
+ * that came before their turn. A message's send reads it beside ofi.c's entry for the
+ * peer (its address). */
+typedef struct {
+    held_t *held;     /* requests from it that came before their turn */
+    uint32_t seq_out; /* the number of the next request to it */
+    uint32_t seq_in;  /* ... and of the next one from it to apply */
+} am_peer_t;
+_Static_assert(sizeof(am_peer_t) == 16, "four peers a cache line, none across two");
+
 static struct {
     char *slab;
     size_t buf_size;
@@ -72,7 +82,8 @@ static struct {
     /* what armcii_am_flush_deferred has to do: entries of the queue, and nreposts (ofi.c
      * calls it only while this is not zero) */
     int owed;
-    am_acks_t acks; /* deferred acknowledgements of flagged puts */
+    am_peer_t *peers; /* every process of the job */
+    am_acks_t acks;   /* deferred acknowledgements of flagged puts */
     am_entry_t handlers[AM_KIND_END - AM_PUTV];
 } am;
 
@@ -140,7 +151,7 @@ static void stamp(int to, void *msg)
 {
     am_hdr_t *h = msg;
     h->src = armcii_tp.rank;
-    h->acked = armcii_ofi.peers[to].seq_in;
+    h->acked = am.peers[to].seq_in;
 }
 
 /* Send a bounce buffer; the buffer returns to the pool when the send completes. */
@@ -263,7 +274,7 @@ static int take_count(const am_hdr_t *h, size_t len)
 /* Origin h->src waits for the acknowledgement of its requests up to count arg[0]. */
 static int ack_wanted(const am_hdr_t *h, size_t len)
 {
-    if (am_acks_asked(&am.acks, h->src, armcii_ofi.peers[h->src].seq_in, (uint32_t)h->arg[0]))
+    if (am_acks_asked(&am.acks, h->src, am.peers[h->src].seq_in, (uint32_t)h->arg[0]))
         send_count(h->src);
     return 1;
 }
@@ -282,15 +293,17 @@ size_t armcii_am_bytes(void)
     return am.buf_size * AM_NRECV;
 }
 
-size_t armcii_am_acks_bytes(void)
+size_t armcii_am_table_bytes(void)
 {
-    return am_acks_bytes(&am.acks);
+    return (am.peers ? (size_t)armcii_tp.nproc * sizeof(am_peer_t) : 0) + am_acks_bytes(&am.acks);
 }
 
 armcii_status_t armcii_am_init(void)
 {
     int n = armcii_tp.nproc;
-    if (am_acks_init(&am.acks, n, armcii_tp.max_requests) != 0)
+    /* calloc's alignment (16) keeps each entry within a cache line */
+    am.peers = calloc((size_t)n, sizeof(am_peer_t));
+    if (!am.peers || am_acks_init(&am.acks, n, armcii_tp.max_requests) != 0)
         return ARMCII_ENOMEM;
     register_engine();
     armcii_ofi_set_receiver(armcii_am_handle, armcii_am_flush_deferred, &am.owed);
@@ -302,11 +315,10 @@ armcii_status_t armcii_am_init(void)
     if (st != ARMCII_OK)
         return st;
     for (int i = 0; i < AM_NRECV; i++) {
-        ofi_op_t *op = armcii_ofi_op_get();
+        ofi_op_t *op = armcii_ofi_op_get_standing(); /* freed by am_fini */
         op->kind = OFI_OP_RECV;
         op->bounce = am.slab + (size_t)i * am.buf_size;
         am.recv_ops[i] = op;
-        armcii_ofi.ops_out--; /* a standing receive, not work in flight; freed by am_fini */
         int rc = post_recv(op);
         if (rc != 0) {
             armcii_warn("ARMCI_Init: fi_recv failed: %s", fi_strerror(-rc));
@@ -329,12 +341,13 @@ void armcii_am_fini(void)
             free(p->buf);
         free(p);
     }
-    for (int r = 0; armcii_ofi.peers && r < armcii_tp.nproc; r++)
-        while (armcii_ofi.peers[r].held) {
-            held_t *x = armcii_ofi.peers[r].held;
-            armcii_ofi.peers[r].held = x->next;
+    for (int r = 0; am.peers && r < armcii_tp.nproc; r++)
+        while (am.peers[r].held) {
+            held_t *x = am.peers[r].held;
+            am.peers[r].held = x->next;
             free(x);
         }
+    free(am.peers);
     am_acks_fini(&am.acks);
     armcii_am_deferred = 0;
     armcii_ofi_mr_dereg(&am.mr);
@@ -362,29 +375,30 @@ static void dispatch(const am_entry_t *e, const am_hdr_t *h, size_t len)
 static void in_order(const am_entry_t *e, const am_hdr_t *h, size_t len)
 {
     int src = h->src;
-    if (h->seq != armcii_ofi.peers[src].seq_in) {
+    am_peer_t *p = &am.peers[src];
+    if (h->seq != p->seq_in) {
         held_t *x = malloc(sizeof(*x) + len);
         if (!x)
             armcii_fatal(am_tcall, "out of memory holding an early message from rank %d", src);
         x->len = len;
         memcpy(x->h, h, len);
-        x->next = armcii_ofi.peers[src].held;
-        armcii_ofi.peers[src].held = x;
+        x->next = p->held;
+        p->held = x;
         return;
     }
     dispatch(e, h, len);
-    armcii_ofi.peers[src].seq_in++;
-    for (held_t **pp = &armcii_ofi.peers[src].held; *pp;) {
+    p->seq_in++;
+    for (held_t **pp = &p->held; *pp;) {
         held_t *x = *pp;
-        if (x->h->seq != armcii_ofi.peers[src].seq_in) {
+        if (x->h->seq != p->seq_in) {
             pp = &x->next;
             continue;
         }
         *pp = x->next;
         dispatch(entry_of(x->h, x->len), x->h, x->len);
-        armcii_ofi.peers[src].seq_in++;
+        p->seq_in++;
         free(x);
-        pp = &armcii_ofi.peers[src].held; /* the next one may be anywhere in the list */
+        pp = &p->held; /* the next one may be anywhere in the list */
     }
 }
 
@@ -401,7 +415,7 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
     const am_entry_t *e = entry_of(h, len);
     if (e->flags & AM_REQUEST) {
         in_order(e, h, len);
-        if (am_acks_due(&am.acks, src, armcii_ofi.peers[src].seq_in))
+        if (am_acks_due(&am.acks, src, am.peers[src].seq_in))
             send_count(src);
     } else {
         dispatch(e, h, len);
@@ -424,7 +438,7 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
 {
     am_hdr_t *h = b;
     armcii_req_op_posted(req);
-    h->seq = armcii_ofi.peers[target].seq_out++;
+    h->seq = am.peers[target].seq_out++;
     /* a flagged put, or a put whose builder ended lazily (armcii_amb_end_lazy) */
     int lazy = h->kind == AM_PUTF || (h->kind == AM_PUTV && h->type == ACK_DEFERRED);
     if (lazy)

@@ -184,12 +184,12 @@ static int apply_records(const am_hdr_t *h, size_t len)
 /* Pack the entries of a GETV into a reply; 0 when no bounce buffer is free yet. */
 static int answer_getv(const am_hdr_t *h, size_t len)
 {
-    if (armcii_ofi.nbounce_free == 0)
+    char *buf = armcii_ofi_bounce_try();
+    if (!buf)
         return 0;
     if (len < sizeof(*h))
         armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
     size_t total = check_records(h, len, 0, armcii_ofi.bounce_size - sizeof(am_hdr_t));
-    char *buf = armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
     am_hdr_t *r = (am_hdr_t *)buf;
     memset(r, 0, sizeof(*r));
     r->kind = AM_GETV_REPLY;

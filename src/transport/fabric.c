@@ -14,8 +14,9 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps)
     am_target_register();
     if ((st = armcii_am_init()) != ARMCII_OK)
         return st;
-    armcii_ofi_atomic_probe(&armcii_ofi.caps);
+    /* ofi.c keeps what it found; the atomics are added to the report only */
     *caps = armcii_ofi.caps;
+    armcii_ofi_atomic_probe(caps);
     return ARMCII_OK;
 }
 
@@ -33,5 +34,5 @@ size_t armcii_ofi_bytes(size_t *registered_p)
     size_t registered;
     size_t own = armcii_ofi_own_bytes(&registered);
     *registered_p = registered + armcii_am_bytes();
-    return own + armcii_am_bytes() + armcii_am_acks_bytes();
+    return own + armcii_am_bytes() + armcii_am_table_bytes();
 }

@@ -72,6 +72,13 @@ ofi_op_t *armcii_ofi_op_get(void)
     return op;
 }
 
+ofi_op_t *armcii_ofi_op_get_standing(void)
+{
+    ofi_op_t *op = armcii_ofi_op_get();
+    armcii_ofi.ops_out--;
+    return op;
+}
+
 void armcii_ofi_op_put(ofi_op_t *op)
 {
     ARMCII_INVARIANT(armcii_ofi.ops_out > 0, "an operation context given back twice (%ld out)",
@@ -714,11 +721,11 @@ void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t
          * reads from the target to make it remotely complete (see armcii_ofi_flush_post). */
         OFI_RETRY(call, "fi_inject_write", target,
                   fi_inject_write(armcii_ofi.ep, src, len, a, raddr, key));
-        armcii_ofi.peers[target].unflushed = 1;
+        armcii_ofi_mark_unflushed(target);
         return;
     }
     if (!armcii_ofi.delivery_complete)
-        armcii_ofi.peers[target].unflushed = 1;
+        armcii_ofi_mark_unflushed(target);
     size_t max = piece_max(proto), off = 0;
     do {
         size_t n = len - off < max ? len - off : max;

@@ -111,7 +111,7 @@ void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void
         done += count;
     }
     if (!armcii_ofi.delivery_complete)
-        armcii_ofi.peers[target].unflushed = 1;
+        armcii_ofi_mark_unflushed(target);
 }
 
 void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,

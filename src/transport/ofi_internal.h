@@ -50,19 +50,17 @@ typedef struct ofi_op {
     struct ofi_op *next_free;
 } ofi_op_t;
 
-/* What the transport keeps of one process of the job, in one cache line: an operation to
- * a target reads its address, its message sequence and its flush state together. */
+/* What ofi.c keeps of one process of the job, two to a cache line (the table is aligned
+ * to one): an operation to a target reads its address and its flush state together. The
+ * sequence of active messages to and from it is am.c's own (am_peer_t). */
 typedef struct {
-    fi_addr_t addr;       /* in the address vector */
-    uint64_t flush_addr;  /* its registered word that a flush reads ... */
-    uint64_t flush_key;   /* ... and the key */
-    struct am_held *held; /* active messages from it that came before their turn (am.c) */
-    uint32_t seq_out;     /* active messages: the number of the next one to it */
-    uint32_t seq_in;      /* ... and of the next one from it to apply */
-    int unflushed;        /* writes to it whose completion did not mean remote completion */
-    char pad[20];
+    fi_addr_t addr;      /* in the address vector */
+    uint64_t flush_addr; /* its registered word that a flush reads ... */
+    uint64_t flush_key;  /* ... and the key */
+    int unflushed;       /* writes to it whose completion did not mean remote completion */
+    char pad[4];
 } ofi_peer_t;
-_Static_assert(sizeof(ofi_peer_t) == 64, "one peer, one cache line");
+_Static_assert(sizeof(ofi_peer_t) == 32, "two peers a cache line, none across two");
 
 typedef struct {
     struct fi_info *info;
@@ -78,7 +76,8 @@ typedef struct {
     int atomic_cap;
     int rxm_set; /* 1: FI_OFI_RXM_MSG_RX_SIZE came from ARMCI_RXM_RECV, 2: FI_OFI_RXM_BUFFER_SIZE
                   * from ARMCI_RXM_BUFFER */
-    armcii_caps_t caps; /* as reported to the core by armcii_ofi_init */
+    armcii_caps_t caps; /* what armcii_ofi_open found: armcii_ofi_init's report to the core
+                         * but for the atomics, which ofi_atomic.c adds to the report */
 
     /* bounce buffers: one registered slab */
     char *bounce_slab;
@@ -98,13 +97,34 @@ typedef struct {
     ofi_op_t *op_free;
 } ofi_state_t;
 
+/* ofi.c alone writes armcii_ofi; the other transport files read it, and change it only
+ * through ofi.c's functions, the inline ones below among them (testing/layers.sh). */
 extern ofi_state_t armcii_ofi;
 
 ofi_op_t *armcii_ofi_op_get(void);
+/** An operation context for a receive that stays posted (am.c's): not work in flight, so
+ *  not counted in ops_out; its taker frees it once the endpoint is closed. */
+ofi_op_t *armcii_ofi_op_get_standing(void);
 void armcii_ofi_op_put(ofi_op_t *op);
 /** A free bounce buffer; drives progress (bounded) while none is free. */
 void *armcii_ofi_bounce_get(const char *call);
 void armcii_ofi_bounce_put(void *b);
+
+/** A free bounce buffer, or NULL at once when none is (for a handler, which must not
+ *  wait). Inline: a get answered by the target takes one for its reply. */
+static inline void *armcii_ofi_bounce_try(void)
+{
+    if (armcii_ofi.nbounce_free == 0)
+        return NULL;
+    return armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
+}
+
+/** Writes to @p target have completed without reaching its memory for sure: a fence reads
+ *  from it first (armcii_ofi_flush_post). Inline: every native accumulate marks it. */
+static inline void armcii_ofi_mark_unflushed(int target)
+{
+    armcii_ofi.peers[target].unflushed = 1;
+}
 
 /** Retry @p expr while it returns -FI_EAGAIN, driving progress in between; bounded by
  *  ARMCI_TIMEOUT. Any other failure is reported, naming the call, operation and target. */
@@ -127,7 +147,7 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p);
 
 /** Opens the endpoint and its tables (collective), filling armcii_ofi.caps but for the
- *  atomics; armcii_ofi_init (fabric.c) adds the messages and the atomics on top. */
+ *  atomics; armcii_ofi_init (fabric.c) adds the messages, and the atomics to its report. */
 armcii_status_t armcii_ofi_open(void);
 /** Reaps what is still completing and closes the endpoint (its posted receives go). */
 void armcii_ofi_close_endpoint(void);
@@ -148,12 +168,15 @@ armcii_status_t armcii_am_init(void);
 void armcii_am_fini(void);
 /** Bytes of the message layer's receive buffers. */
 size_t armcii_am_bytes(void);
-/** Bytes of the acknowledgement lists: per process of the job, and per request slot. */
-size_t armcii_am_acks_bytes(void);
+/** Bytes of the message layer's tables: per process of the job (the sequence of messages,
+ *  the acknowledgement lists), and per request slot. */
+size_t armcii_am_table_bytes(void);
 void armcii_am_handle(ofi_op_t *op, size_t len);
 void armcii_am_flush_deferred(void);
 
 /* atomics (ofi_atomic.c) */
+/** Fills what the provider's atomics can do into @p caps (acc_types, rmw_ops,
+ *  atomics_trusted, atomics_emulated); nothing else of it. */
 void armcii_ofi_atomic_probe(armcii_caps_t *caps);
 
 #endif
