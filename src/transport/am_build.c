@@ -190,21 +190,6 @@ static inline void add_whole(armcii_amb_t *b, char *local, uint64_t remote, size
     }
 }
 
-/* How many of the @p n blocks at @p remote, from the first, one run names: those whose
- * offset from the first fits 32 bits. */
-static size_t run_span(char *const *remote, size_t n)
-{
-    uintptr_t base = (uintptr_t)remote[0];
-    size_t k = 1;
-    while (k < n) {
-        intptr_t d = (intptr_t)((uintptr_t)remote[k] - base);
-        if (d != (int32_t)d)
-            break;
-        k++;
-    }
-    return k;
-}
-
 /* How many blocks of @p len bytes a run fits in the room left (an even number of offsets
  * for a get, so that they need no padding; the paddings bounded for a put). */
 static size_t run_fit(const armcii_amb_t *b, size_t len)
@@ -228,8 +213,20 @@ size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remo
         return 0;
     size_t m = run_fit(b, len);
     m = n < m ? n : m;
-    if (m >= 2)
-        m = run_span(remote, m);
+    /* The offsets written as far as they fit in 32 bits: the run ends before the first
+     * block that does not. */
+    char *p = b->buf + b->used;
+    uintptr_t base = (uintptr_t)remote[0];
+    char *off = p + sizeof(am_blk_t);
+    size_t k = 0;
+    for (; k < m; k++) {
+        intptr_t d = (intptr_t)((uintptr_t)remote[k] - base);
+        if (d != (int32_t)d)
+            break;
+        int32_t d32 = (int32_t)d;
+        memcpy(off + k * sizeof(d32), &d32, sizeof(d32));
+    }
+    m = k;
     if (m < 2) { /* one record of the usual kind */
         if (b->kind == AM_GETV)
             getv_reserve(b, 1);
@@ -237,15 +234,8 @@ size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remo
         ((am_hdr_t *)b->buf)->nblk++;
         return 1;
     }
-    char *p = b->buf + b->used;
-    uintptr_t base = (uintptr_t)remote[0];
     am_blk_t r = {base, AM_RUN | (uint64_t)m << 32 | len};
     memcpy(p, &r, sizeof(r));
-    char *off = p + sizeof(r);
-    for (size_t k = 0; k < m; k++) {
-        int32_t d = (int32_t)(intptr_t)((uintptr_t)remote[k] - base);
-        memcpy(off + k * sizeof(d), &d, sizeof(d));
-    }
     if (m & 1)
         memset(off + m * sizeof(int32_t), 0, sizeof(int32_t));
     size_t used = sizeof(r) + AM_RUN_OFFSETS(m);

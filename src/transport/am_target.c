@@ -30,16 +30,25 @@ static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
 
 /* check_range for the records of one message, which mostly land in one allocation: a
  * record inside the segment the last lookup found, [*lo, *hi), needs none. */
-static void check_record(const am_hdr_t *h, uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+/* Whether @p len bytes at @p addr lie in one of this rank's allocations; [*lo, *hi) is the
+ * segment found last, and becomes this one's. */
+static int in_segment(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
 {
     if (len == 0 || (addr >= *lo && addr < *hi && len <= *hi - addr))
-        return;
+        return 1;
     const armcii_seg_t *s =
         armcii_region_find(armcii_tp.regions, armcii_tp.rank, (uintptr_t)addr, (size_t)len);
     if (!s)
-        check_range(h, addr, len); /* names it */
+        return 0;
     *lo = s->base;
     *hi = s->base + s->size;
+    return 1;
+}
+
+static void check_record(const am_hdr_t *h, uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    if (!in_segment(addr, len, lo, hi))
+        check_range(h, addr, len); /* names it */
 }
 
 /* One put record. A record of one aligned word is stored whole, as a release: a process
@@ -98,7 +107,17 @@ static void check_blocks(const am_hdr_t *h, const am_blk_t *b, const char *body,
         check_record(h, b->addr, b->len, lo, hi);
         return;
     }
+    /* A run's blocks usually lie in one allocation: the range from the lowest to the
+     * highest is checked once; else each block, and the first outside is named. */
     size_t n = AM_RUN_N(b->len), len = AM_RUN_BLOCK(b->len);
+    int64_t first = INT32_MAX, last = INT32_MIN;
+    for (size_t k = 0; k < n; k++) {
+        int64_t d = run_offset(body, k);
+        first = d < first ? d : first;
+        last = d > last ? d : last;
+    }
+    if (n > 0 && in_segment(b->addr + (uint64_t)first, (uint64_t)(last - first) + len, lo, hi))
+        return;
     for (size_t k = 0; k < n; k++)
         check_record(h, b->addr + (uint64_t)run_offset(body, k), len, lo, hi);
 }
