@@ -41,8 +41,10 @@
 #include "env.h"
 #include "op.h"
 #include "region.h"
+#include "place.h"
 #include "pool.h"
 #include "select.h"
+#include "stats.h"
 #include "../transport/caps.h"
 
 /** One collective allocation (ARMCI_Malloc). */
@@ -364,9 +366,25 @@ void armcii_flush_fini(void);
  *  without the runtime lock where nothing it guards is touched: a peer on this node, a
  *  program whose ARMCI calls come from one thread, a range inside one of the peer's
  *  segments. 1 when done, 0 when the caller must take the locked way (which also reports
- *  any error in the arguments). The API layer checked that ARMCI is initialised and
- *  @p local is not NULL. */
-int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len, int target);
+ *  any error in the arguments). The API layer checked that ARMCI is initialised, that one
+ *  thread calls it (one_caller), that @p local is not NULL, @p len not 0 and @p target a
+ *  rank. Inline: a small same-node get is this, the check and the copy, and no call.
+ *  A peer of this node, not this process: nothing of this process's own can be in flight
+ *  to it (those are ordered by armcii_order_local), and the progress thread looks up, and
+ *  moves the last-hit index of, this process's own segments only. */
+static inline int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len,
+                                       int target)
+{
+    if (armcii_path(target) != ARMCII_PATH_SHM ||
+        !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)remote, len))
+        return 0;
+    armcii_stat_op(what, ARMCII_ST_LOCAL, (long)len);
+    if (what == ARMCII_OP_GET)
+        armcii_place_copy(local, remote, len, 0);
+    else
+        armcii_place_copy(remote, local, len, 0);
+    return 1;
+}
 /** An accumulate done the same way (under the target's accumulate lock only), where
  *  accumulates to @p target are applied by this process's CPU. 1 when done, 0 when the
  *  caller must take the locked way (an unknown @p type, or @p len not a whole number of

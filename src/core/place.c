@@ -73,7 +73,7 @@ void armcii_copy_nt(void *dst, const void *src, size_t len)
 
 /* Every same-node put and get copies through here: its code belongs with theirs, in the
  * section the keep-warm pass reads. */
-ARMCII_HOT void armcii_place_copy(void *dst, const void *src, size_t len, int announced)
+ARMCII_HOT void armcii_place_copy_any(void *dst, const void *src, size_t len, int announced)
 {
     uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
     int disjoint = d + len <= s || s + len <= d;

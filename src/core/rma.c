@@ -34,29 +34,12 @@ ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *ds
     armcii_hdl_done(call, hdl);
 }
 
-ARMCII_HOT int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len,
-                                    int target)
-{
-    /* A peer of this node, not this process: nothing of this process's own can be in
-     * flight to it (those ordered by armcii_order_local), and the progress thread looks
-     * up, and moves the last-hit index of, this process's own segments only. */
-    if (!armcii_rt.one_caller || len == 0 || target < 0 || target >= armcii_rt.nproc ||
-        armcii_path(target) != ARMCII_PATH_SHM ||
-        !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)remote, len))
-        return 0;
-    armcii_stat_op(what, ARMCII_ST_LOCAL, (long)len);
-    if (what == ARMCII_OP_GET)
-        armcii_place_copy(local, remote, len, 0);
-    else
-        armcii_place_copy(remote, local, len, 0);
-    return 1;
-}
-
 ARMCII_HOT int armcii_acc_unlocked(const char *call, int type, const void *scale, const void *src,
                                    void *dst, size_t len, int target)
 {
-    /* As for copies above; and where accumulates take libfabric atomics (to node peers too,
-     * to stay atomic with remote peers' atomics) this is not the way. */
+    /* As for copies (armcii_copy_unlocked, armcii.h); and where accumulates take libfabric
+     * atomics (to node peers too, to stay atomic with remote peers' atomics) this is not
+     * the way. */
     size_t es = armcii_acc_type_size(type);
     if (!armcii_rt.one_caller || len == 0 || es == 0 || len % es != 0 || target < 0 ||
         target >= armcii_rt.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
