@@ -33,7 +33,9 @@ static void check_array(const char *call, int g, const char *name, void **array,
                  g, name, n, (size_t)n * sizeof(void *), (void *)array);
 }
 
-static void check_group(const char *call, const armci_giov_t *v, int g, int local_is_src, int proc)
+/* Checks entry @p g; widens [*lo_p, *hi_p) to the remote bytes its blocks cover. */
+static void check_group(const char *call, const armci_giov_t *v, int g, int local_is_src, int proc,
+                        uintptr_t *lo_p, uintptr_t *hi_p)
 {
     if (v->bytes <= 0 || v->ptr_array_len <= 0)
         return;
@@ -60,6 +62,8 @@ static void check_group(const char *call, const armci_giov_t *v, int g, int loca
                          "iov[%d].%s[%d] (of ptr_array_len %d), a local address, is NULL with "
                          "%zu bytes to transfer",
                          g, lname, k, n, len);
+    *lo_p = lo < *lo_p ? lo : *lo_p;
+    *hi_p = hi + len > *hi_p ? hi + len : *hi_p;
     if (hi - lo <= SIZE_MAX - len &&
         armcii_region_find_fast(&armcii_mem.regions, proc, lo, hi - lo + len))
         return;
@@ -82,11 +86,17 @@ static int vector(const char *call, armcii_op_t what, int type, void *scale, arm
     if (what == ARMCII_OP_ACC)
         for (int g = 0; g < iov_len; g++)
             armcii_check_acc(call, type, scale, iov[g].bytes);
-    /* Every block is checked before any byte moves. */
+    /* Every block is checked before any byte moves; the range they cover, found on the
+     * way, goes with them (a get may read it whole: src/core/span.c). */
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
     for (int g = 0; g < iov_len; g++)
-        check_group(call, &iov[g], g, what != ARMCII_OP_GET, proc);
+        check_group(call, &iov[g], g, what != ARMCII_OP_GET, proc, &lo, &hi);
     armcii_iter_t it;
     armcii_iter_vector(&it, iov, iov_len, what != ARMCII_OP_GET);
+    if (lo < hi) {
+        it.rlo = lo;
+        it.rhi = hi;
+    }
     if (!blocking && armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC)) {
         armcii_agg_add(call, hdl, what, &it, proc);
         armcii_unlock();

@@ -7,6 +7,7 @@
 #define ARMCII_ITER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <armci.h>
 
@@ -26,6 +27,8 @@ typedef struct {
     /* vector */
     const armci_giov_t *iov;
     int iov_len, g, k;
+    uintptr_t rlo, rhi; /* the remote bytes its blocks cover, where the caller found them
+                         * (the API layer's check); rhi 0: not known */
     /* block list */
     const armcii_blk_t *list;
     /* common */

@@ -55,6 +55,10 @@ static void extent(const armcii_iter_t *it, armcii_nc_span_t *s)
             const armci_giov_t *v = &it->iov[g];
             if (v->bytes <= 0 || v->ptr_array_len <= 0)
                 continue;
+            n += (size_t)v->ptr_array_len;
+            bytes += (size_t)v->ptr_array_len * (size_t)v->bytes;
+            if (it->rhi != 0)
+                continue; /* the range is known: the API layer found it checking them */
             void **r = remote_side(v, it->local_is_src);
             uintptr_t glo = UINTPTR_MAX, ghi = 0;
             for (int k = 0; k < v->ptr_array_len; k++) {
@@ -65,8 +69,10 @@ static void extent(const armcii_iter_t *it, armcii_nc_span_t *s)
             lo = glo < lo ? glo : lo;
             ghi += (size_t)v->bytes;
             hi = ghi > hi ? ghi : hi;
-            n += (size_t)v->ptr_array_len;
-            bytes += (size_t)v->ptr_array_len * (size_t)v->bytes;
+        }
+        if (it->rhi != 0) {
+            lo = it->rlo;
+            hi = it->rhi;
         }
     } else {
         for (size_t k = 0; k < it->nblocks; k++) {
