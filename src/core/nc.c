@@ -232,7 +232,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
             armcii_hdl_done(call, hdl);
             return 0;
         }
-        if (spanned) {
+        if (spanned) { /* after the open message to the target, as any get */
+            armcii_put_open_send(call, target);
             armcii_span_get(call, it, &span, target, hdl, blocking);
             return 0;
         }

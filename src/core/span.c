@@ -162,7 +162,6 @@ void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t
     f->data = (char *)f + head;
     f->n = collect(it, s->lo, f->blk);
 
-    armcii_put_open_send(call, target);
     if (blocking)
         armcii_order_before(call, ARMCII_REQ_GET, target);
     else
