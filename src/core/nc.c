@@ -202,8 +202,9 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         what == ARMCII_OP_ACC &&
         armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
     size_t min = (size_t)armcii_rt.env.NC_DIRECT_MIN;
+    int any_short = any_block(it, min, 1); /* asked once (a block list is walked for it) */
     armcii_nc_span_t span;
-    int spanned = what == ARMCII_OP_GET && path == ARMCII_PATH_FABRIC && any_block(it, min, 1) &&
+    int spanned = what == ARMCII_OP_GET && path == ARMCII_PATH_FABRIC && any_short &&
                   armcii_span_plan(it, target, &span);
     if (armcii_rt.env.STATS) {
         int stat_path = hw                           ? ARMCII_ST_ATOMIC
@@ -212,8 +213,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
                                                        0) == ARMCII_PROTO_BUFFERED
                                          ? ARMCII_ST_BUFFERED
                                          : ARMCII_ST_DIRECT)
-                        : what == ARMCII_OP_ACC || any_block(it, min, 1) ? ARMCII_ST_MESSAGE
-                                                                         : ARMCII_ST_DIRECT;
+                        : what == ARMCII_OP_ACC || any_short ? ARMCII_ST_MESSAGE
+                                                             : ARMCII_ST_DIRECT;
         armcii_stat_op(what, stat_path, total_bytes(it));
     }
     if (it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !hw)) {
@@ -240,7 +241,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
     } else {
         armcii_cache_write_blocks(target, it);
     }
-    int small = what == ARMCII_OP_ACC ? !hw : any_block(it, min, 1);
+    int small = what == ARMCII_OP_ACC ? !hw : any_short;
     armcii_req_kind_t kind = hw                      ? ARMCII_REQ_ACC_HW
                              : small                 ? ARMCII_REQ_AM
                              : what == ARMCII_OP_PUT ? ARMCII_REQ_PUT
