@@ -94,6 +94,8 @@ peer vector_outside "ARMCI_PutV: iov[0].dst_ptr_array[1] (of ptr_array_len 3): r
 peer vector_len "ARMCI_GetV: iov[0].src_ptr_array[2] (of ptr_array_len 4): remote address"
 peer vector_huge_len "ARMCI_GetV: iov[0].src_ptr_array: ptr_array_len 1073741824 entries (8589934592 bytes from&&run past the process's mapped memory"
 expect vector_null_local "ARMCI_PutV: iov[0].src_ptr_array[1] (of ptr_array_len 3), a local address, is NULL with 8 bytes to transfer"
+expect vector_long_null_local "ARMCI_PutV: iov[0].src_ptr_array[21] (of ptr_array_len 40), a local address, is NULL with 8 bytes to transfer"
+peer vector_long_outside "ARMCI_PutV: iov[0].dst_ptr_array[21] (of ptr_array_len 40): remote address&&(+8 bytes) on process 1 is outside every ARMCI allocation of that process"
 peer mutex_range "ARMCI_Lock: mutex 5 is out of range: process 1 has 2 mutexes"
 peer unlock_not_held "ARMCI_Unlock: mutex 0 at process 1 is not held by this process"
 # freed groups and their copies (issue 21, item 9): once a crash inside MPI

@@ -1,6 +1,9 @@
 /* Strided and vector descriptors as block sequences (see iter.h). */
 #include <stdio.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "iter.h"
 
@@ -112,6 +115,78 @@ int armcii_vector_check(const armci_giov_t *iov, int iov_len, char *err, size_t 
         }
     }
     return 0;
+}
+
+/* The plain loop: no branch depends on the addresses. */
+static int scan_scalar(void *const *local, void *const *remote, int n, uintptr_t *lo_p,
+                       uintptr_t *hi_p)
+{
+    uintptr_t lo = *lo_p, hi = *hi_p;
+    int null = 0;
+    for (int k = 0; k < n; k++) {
+        null |= local[k] == NULL;
+        uintptr_t r = (uintptr_t)remote[k];
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
+    }
+    *lo_p = lo;
+    *hi_p = hi;
+    return null;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* AVX2 compares 64-bit lanes as signed: each address is biased by 2^63 so that the signed
+ * order is the unsigned one. Two sets of accumulators keep two compare-and-blend chains in
+ * flight. */
+__attribute__((target("avx2"))) static int scan_avx2(void *const *local, void *const *remote,
+                                                      int n, uintptr_t *lo_p, uintptr_t *hi_p)
+{
+    const __m256i bias = _mm256_set1_epi64x(INT64_MIN), zero = _mm256_setzero_si256();
+    __m256i lo0 = _mm256_set1_epi64x((long long)(*lo_p ^ (uintptr_t)INT64_MIN));
+    __m256i hi0 = _mm256_set1_epi64x((long long)(*hi_p ^ (uintptr_t)INT64_MIN));
+    __m256i lo1 = lo0, hi1 = hi0, null = zero;
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256i l0 = _mm256_loadu_si256((const __m256i *)(const void *)(local + k));
+        __m256i l1 = _mm256_loadu_si256((const __m256i *)(const void *)(local + k + 4));
+        __m256i r0 = _mm256_xor_si256(
+            _mm256_loadu_si256((const __m256i *)(const void *)(remote + k)), bias);
+        __m256i r1 = _mm256_xor_si256(
+            _mm256_loadu_si256((const __m256i *)(const void *)(remote + k + 4)), bias);
+        null = _mm256_or_si256(null, _mm256_cmpeq_epi64(l0, zero));
+        null = _mm256_or_si256(null, _mm256_cmpeq_epi64(l1, zero));
+        lo0 = _mm256_blendv_epi8(lo0, r0, _mm256_cmpgt_epi64(lo0, r0));
+        lo1 = _mm256_blendv_epi8(lo1, r1, _mm256_cmpgt_epi64(lo1, r1));
+        hi0 = _mm256_blendv_epi8(hi0, r0, _mm256_cmpgt_epi64(r0, hi0));
+        hi1 = _mm256_blendv_epi8(hi1, r1, _mm256_cmpgt_epi64(r1, hi1));
+    }
+    uint64_t los[8], his[8];
+    _mm256_storeu_si256((__m256i *)(void *)los, lo0);
+    _mm256_storeu_si256((__m256i *)(void *)(los + 4), lo1);
+    _mm256_storeu_si256((__m256i *)(void *)his, hi0);
+    _mm256_storeu_si256((__m256i *)(void *)(his + 4), hi1);
+    uintptr_t lo = *lo_p, hi = *hi_p;
+    for (int i = 0; i < 8; i++) {
+        uintptr_t a = (uintptr_t)(los[i] ^ (uint64_t)INT64_MIN);
+        uintptr_t b = (uintptr_t)(his[i] ^ (uint64_t)INT64_MIN);
+        lo = a < lo ? a : lo;
+        hi = b > hi ? b : hi;
+    }
+    *lo_p = lo;
+    *hi_p = hi;
+    int tail = scan_scalar(local + k, remote + k, n - k, lo_p, hi_p);
+    return tail || !_mm256_testz_si256(null, null);
+}
+#endif
+
+int armcii_vector_scan(void *const *local, void *const *remote, int n, uintptr_t *lo_p,
+                       uintptr_t *hi_p)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (n >= 16 && __builtin_cpu_supports("avx2"))
+        return scan_avx2(local, remote, n, lo_p, hi_p);
+#endif
+    return scan_scalar(local, remote, n, lo_p, hi_p);
 }
 
 void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len, int local_is_src)

@@ -197,6 +197,20 @@ int main(int argc, char **argv)
                 dst[1] = r + 8;
             }
             armci_giov_t v = {src, dst, 8, 3};
+            if (strncmp(c, "vector_long_", 12) == 0) {
+                /* 40 blocks, which the check reads eight at a time, one bad at place 21 */
+                static void *ls[40], *rd[40];
+                for (int k = 0; k < 40; k++) {
+                    ls[k] = buf + k % 4;
+                    rd[k] = r + 8 * (k % 8);
+                }
+                if (strcmp(c, "vector_long_null_local") == 0)
+                    ls[21] = NULL;
+                else
+                    rd[21] = buf + 1;
+                armci_giov_t g = {ls, rd, 8, 40};
+                ARMCI_PutV(&g, 1, peer);
+            }
             if (strcmp(c, "vector_len") == 0) {
                 /* a ptr_array_len longer than the arrays hold: what follows their filled
                  * part (zeros here) is named with its place and the length given */

@@ -683,6 +683,62 @@ static void test_strided_iter(void)
     CU_ASSERT(armcii_iter_next(&it, &l, &r, &len) && len == 96);
 }
 
+/* ---- the vector scan (armcii_vector_scan) ---- */
+
+/* Against a plain loop written here: random addresses, the top bit set in some (the AVX2
+ * lanes compare as signed and must not), a NULL local address at every place of arrays
+ * long enough for eight-wide steps and a tail, and seeds of [lo, hi] that the arrays do
+ * not widen. */
+static void test_vector_scan(void)
+{
+    enum { MAX = 83 };
+    void *local[MAX], *remote[MAX];
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    int checked = 0, wrong = 0;
+    for (int round = 0; round < 400; round++) {
+        int n = round % MAX;
+        for (int k = 0; k < MAX; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uintptr_t v = (uintptr_t)x;
+            if (round % 3 == 0)
+                v >>= 1; /* half the rounds with no top bit: the common case */
+            remote[k] = (void *)v;
+            local[k] = (void *)(v | 1); /* never NULL unless placed below */
+        }
+        int null_at = round % 5 == 0 ? -1 : (n ? (int)(x % (uint64_t)n) : -1);
+        if (null_at >= 0)
+            local[null_at] = NULL;
+        uintptr_t lo = round % 4 == 1 ? 0 : UINTPTR_MAX, hi = round % 4 == 2 ? UINTPTR_MAX : 0;
+        uintptr_t want_lo = lo, want_hi = hi;
+        for (int k = 0; k < n; k++) {
+            uintptr_t r = (uintptr_t)remote[k];
+            if (r < want_lo)
+                want_lo = r;
+            if (r > want_hi)
+                want_hi = r;
+        }
+        int null = armcii_vector_scan(local, remote, n, &lo, &hi);
+        wrong += null != (null_at >= 0) || lo != want_lo || hi != want_hi;
+        checked++;
+    }
+    CU_ASSERT_EQUAL(checked, 400);
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* the lowest and the highest in the last lane of an eight-wide step, then in the tail */
+    for (int at = 0; at < 2; at++) {
+        int n = 40, place = at ? 39 : 15;
+        for (int k = 0; k < n; k++) {
+            remote[k] = (void *)(uintptr_t)(0x1000 + 16 * k);
+            local[k] = &local[k];
+        }
+        remote[place] = (void *)(uintptr_t)0x10;
+        remote[place - 1] = (void *)UINTPTR_MAX;
+        uintptr_t lo = UINTPTR_MAX, hi = 0;
+        CU_ASSERT_EQUAL(armcii_vector_scan(local, remote, n, &lo, &hi), 0);
+        CU_ASSERT_EQUAL(lo, 0x10);
+        CU_ASSERT_EQUAL(hi, UINTPTR_MAX);
+    }
+}
+
 /* One line per test, in the form the project's summary counts. */
 /* ---- the node lock (accumulates into a node peer's memory) ---- */
 
@@ -975,6 +1031,7 @@ int main(void)
     CU_add_test(s, "morton_code", test_morton_code);
     CU_add_test(s, "morton_share", test_morton_share);
     CU_add_test(s, "strided_iter", test_strided_iter);
+    CU_add_test(s, "vector_scan", test_vector_scan);
     CU_add_test(s, "progress_cpus", test_progress_cpus);
     CU_add_test(s, "am_acks", test_am_acks);
     CU_add_test(s, "nodelock", test_nodelock);
