@@ -63,15 +63,10 @@ for layout in "2 2" "4 1"; do
         "layout: $np processes on $h node\(s\), $2 on this node" ARMCI_VERBOSE=1 -- \
         "$top/testing/demo/demo"
     # every program the matrix runs (a new one joins by its line there), without its
-    # arguments or settings, but t_footprint's heap counted as there: glibc's thread
-    # cache off (without it, blocks freed count as in use: 68-104 B per process and
-    # allocation instead of under 32); t_soak shorter, below
+    # arguments or settings; t_soak shorter, below
     for t in $(matrix_programs "$here/mpi/matrix"); do
         case $t in
         t_soak) ;;
-        t_footprint)
-            one "$t, $at" $h $np "" GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -- "$bin/$t"
-            ;;
         *) one "$t, $at" $h $np "" -- "$bin/$t" ;;
         esac
     done
