@@ -5,12 +5,18 @@
 # bandwidth rows over tcp (the transport under ARMCI-MPI and ComEx); the best peer (the
 # best library that is not armci-ofi, by the row's unit: time and ratio lower, bandwidth
 # and overlap higher) and armci-ofi over it ("ahead" when ours is at least as good;
-# armci-ofi-before, run-peers.sh's BEFORE_ENV column, is not a peer).
+# armci-ofi-before, run-peers.sh's BEFORE_ENV column, is not a peer). The last column
+# pairs armci-ofi with that best peer within each round, where the two ran one after the
+# other on the machine in the same state: in how many rounds ours was at least as good.
+# This machine runs a launch at one of two speeds (docs/performance.md), which a median
+# over rounds can follow to either side; the count shows how often the verdict holds.
 #   peers-table.sh PEERS_CSV
 f=${1:?usage: peers-table.sh PEERS_CSV}
 awk -F, '
 NR == 1 { next }
 {
+    rnd = $1
+    if (!(rnd in hasround)) { hasround[rnd] = 1; rounds[++nr] = rnd }
     # the floors, under the name of the row they bound
     op = $5
     if ($4 == "raw-shm") {
@@ -34,6 +40,7 @@ function add(cfg, op, bytes, lib, v, unit,    k) {
         if (lib != "memcpy" && lib != "libfabric" && lib != "mpi") libs[++nl] = lib
     }
     vals[k, lib] = vals[k, lib] " " v
+    at[k, lib, rnd] = v
 }
 function median(s,    a, m, i, j, t) {
     m = split(s, a, " ")
@@ -47,10 +54,10 @@ function show(v) { return v == "" ? "-" : sprintf(v >= 100 ? "%.0f" : v >= 10 ? 
 END {
     printf "| config | operation | bytes | unit |"
     for (i = 1; i <= nl; i++) printf " %s |", libs[i]
-    print " floor | MPI send/recv | best peer | armci-ofi / best |"
+    print " floor | MPI send/recv | best peer | armci-ofi / best | rounds ahead |"
     printf "|---|---|---|---|"
     for (i = 1; i <= nl; i++) printf "---|"
-    print "---|---|---|---|"
+    print "---|---|---|---|---|"
     for (r = 1; r <= n; r++) {
         k = order[r]
         split(k, p, SUBSEP)
@@ -70,7 +77,14 @@ END {
         verdict = "-"
         if (ours != "" && best != "" && best + 0 != 0)
             verdict = sprintf("%.2f%s", ours / best, better(u, best + 0, ours + 0) ? "" : " ahead")
-        printf " %s | %s | %s | %s |\n", show(fl), show(median(vals[k, "mpi"])),
-            best == "" ? "-" : bestlib " " show(best), verdict
+        won = 0; paired = 0
+        for (j = 1; j <= nr; j++) {
+            if (!((k, "armci-ofi", rounds[j]) in at)) continue
+            if (bestlib == "" || !((k, bestlib, rounds[j]) in at)) continue
+            paired++
+            if (!better(u, at[k, bestlib, rounds[j]] + 0, at[k, "armci-ofi", rounds[j]] + 0)) won++
+        }
+        printf " %s | %s | %s | %s | %s |\n", show(fl), show(median(vals[k, "mpi"])),
+            best == "" ? "-" : bestlib " " show(best), verdict, paired ? won "/" paired : "-"
     }
 }' "$f"
