@@ -89,6 +89,10 @@ expect heap_size "ARMCI_SHM_HEAP_SIZE=4611686018427387904 is too large: 46116860
 expect stride_levels "ARMCI_PutS: stride_levels 9 is outside 0..8"
 expect negative_count "ARMCI_GetS: count[1] is negative (-2)"
 expect small_stride "ARMCI_PutS: src_stride_arr[0] = 4 is smaller than the 8 bytes of the level below it"
+# a target that never makes progress: the message points at it, whichever wait gives up
+# (a send the provider cannot take, or a completion that never comes)
+peer silent_target "to rank 1&&alive, and calling ARMCI or running its progress thread?&&ARMCI_TIMEOUT" \
+    ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 ARMCI_TIMEOUT=2
 expect null_iov "ARMCI_PutV: iov is NULL with iov_len 2"
 peer vector_outside "ARMCI_PutV: iov[0].dst_ptr_array[1] (of ptr_array_len 3): remote address&&(+8 bytes) on process 1 is outside every ARMCI allocation of that process"
 peer vector_len "ARMCI_GetV: iov[0].src_ptr_array[2] (of ptr_array_len 4): remote address"

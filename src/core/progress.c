@@ -95,7 +95,8 @@ static void timed_out(const char *call, const char *what, int target, double wai
     armcii_live_blame(call, target); /* a lost process is the cause worth naming */
     armcii_fatal(call,
                  "%s to rank %d has not completed after %.0f s (provider %s; is rank %d "
-                 "alive and calling ARMCI? see ARMCI_TIMEOUT)",
+                 "alive, and calling ARMCI or running its progress thread? see "
+                 "ARMCI_TIMEOUT)",
                  what, target, waited, armcii_ofi_provider(), target);
 }
 

@@ -41,9 +41,10 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, double *t
     else if (now - *t0 > (double)armcii_tp.env->TIMEOUT) {
         armcii_tp.blame(call, target);
         armcii_fatal(call,
-                     "%s to rank %d: the provider's queue stayed full for %ld s "
-                     "(provider %s; see ARMCI_TIMEOUT)",
-                     what, target, armcii_tp.env->TIMEOUT, armcii_ofi_provider());
+                     "%s to rank %d: the provider's queue stayed full for %ld s: rank %d "
+                     "has not taken what was sent to it (is it alive, and calling ARMCI or "
+                     "running its progress thread? provider %s; see ARMCI_TIMEOUT)",
+                     what, target, armcii_tp.env->TIMEOUT, target, armcii_ofi_provider());
     } else if (armcii_tp.env->WATCHDOG > 0 && barked_for != *t0 &&
                now - *t0 >= armcii_tp.env->WATCHDOG) {
         barked_for = *t0;

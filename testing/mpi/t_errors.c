@@ -146,6 +146,9 @@ int main(int argc, char **argv)
         long x = 1;
         armci_msg_gop_scope(SCOPE_NODE, &x, 1, t_me == 0 ? "+" : "absmax", ARMCI_LONG);
     }
+    void **big = malloc((size_t)t_np * sizeof(void *)); /* silent_target's, collective */
+    if (strcmp(c, "silent_target") == 0)
+        ARMCI_Malloc(big, 32768 * sizeof(double));
     if (strcmp(c, "sel_ops") == 0) {
         double x = t_me;
         armci_msg_sel(&x, sizeof x, t_me == 0 ? "min" : "max", ARMCI_DOUBLE, 1);
@@ -184,6 +187,15 @@ int main(int argc, char **argv)
         } else if (strcmp(c, "small_stride") == 0) {
             int st[1] = {4}, cnt[2] = {8, 2};
             ARMCI_PutS(buf, st, base[peer], st, cnt, 1, peer);
+        } else if (strcmp(c, "silent_target") == 0) {
+            /* process 1 waits in MPI alone (below), with no progress thread to answer for
+             * it: these accumulates and the fence cannot complete, and the wait that gives
+             * up after ARMCI_TIMEOUT says what to look at */
+            static double src[32768];
+            double one = 1.0;
+            for (int i = 0; i < 64; i++)
+                ARMCI_Acc(ARMCI_ACC_DBL, &one, src, big[1], (int)sizeof(src), 1);
+            ARMCI_Fence(1);
         } else if (strcmp(c, "null_iov") == 0) {
             ARMCI_PutV(NULL, 2, peer);
         } else if (strncmp(c, "vector_", 7) == 0) {
