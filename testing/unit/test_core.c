@@ -686,9 +686,9 @@ static void test_strided_iter(void)
 /* ---- the vector scan (armcii_vector_scan) ---- */
 
 /* Against a plain loop written here: random addresses, the top bit set in some (the AVX2
- * lanes compare as signed and must not), a NULL local address at every place of arrays
- * long enough for eight-wide steps and a tail, and seeds of [lo, hi] that the arrays do
- * not widen. */
+ * lanes compare as signed and must not), a NULL local address at a random place in most
+ * rounds and at every place of arrays of eight-wide steps with and without a tail, and
+ * seeds of [lo, hi] that the arrays do not widen. */
 static void test_vector_scan(void)
 {
     enum { MAX = 83 };
@@ -722,6 +722,18 @@ static void test_vector_scan(void)
         checked++;
     }
     CU_ASSERT_EQUAL(checked, 400);
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* a NULL at each place in turn, of five eight-wide steps, then of those and a tail */
+    for (int n = 40; n <= 43; n += 3)
+        for (int at = 0; at < n; at++) {
+            for (int k = 0; k < n; k++) {
+                remote[k] = (void *)(uintptr_t)(0x1000 + 16 * k);
+                local[k] = k == at ? NULL : &local[k];
+            }
+            uintptr_t lo = UINTPTR_MAX, hi = 0;
+            if (armcii_vector_scan(local, remote, n, &lo, &hi) != 1)
+                wrong++;
+        }
     CU_ASSERT_EQUAL(wrong, 0);
     /* the lowest and the highest in the last lane of an eight-wide step, then in the tail */
     for (int at = 0; at < 2; at++) {
