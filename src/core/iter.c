@@ -138,8 +138,8 @@ static int scan_scalar(void *const *local, void *const *remote, int n, uintptr_t
 /* AVX2 compares 64-bit lanes as signed: each address is biased by 2^63 so that the signed
  * order is the unsigned one. Two sets of accumulators keep two compare-and-blend chains in
  * flight. */
-__attribute__((target("avx2"))) static int scan_avx2(void *const *local, void *const *remote,
-                                                      int n, uintptr_t *lo_p, uintptr_t *hi_p)
+__attribute__((target("avx2"))) static int scan_avx2(void *const *local, void *const *remote, int n,
+                                                     uintptr_t *lo_p, uintptr_t *hi_p)
 {
     const __m256i bias = _mm256_set1_epi64x(INT64_MIN), zero = _mm256_setzero_si256();
     __m256i lo0 = _mm256_set1_epi64x((long long)(*lo_p ^ (uintptr_t)INT64_MIN));
@@ -149,8 +149,8 @@ __attribute__((target("avx2"))) static int scan_avx2(void *const *local, void *c
     for (; k + 8 <= n; k += 8) {
         __m256i l0 = _mm256_loadu_si256((const __m256i *)(const void *)(local + k));
         __m256i l1 = _mm256_loadu_si256((const __m256i *)(const void *)(local + k + 4));
-        __m256i r0 = _mm256_xor_si256(
-            _mm256_loadu_si256((const __m256i *)(const void *)(remote + k)), bias);
+        __m256i r0 =
+            _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(remote + k)), bias);
         __m256i r1 = _mm256_xor_si256(
             _mm256_loadu_si256((const __m256i *)(const void *)(remote + k + 4)), bias);
         null = _mm256_or_si256(null, _mm256_cmpeq_epi64(l0, zero));
