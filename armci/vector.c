@@ -45,12 +45,12 @@ static void check_group(const char *call, const armci_giov_t *v, int g, int loca
     const char *rname = local_is_src ? "dst_ptr_array" : "src_ptr_array";
     size_t len = (size_t)v->bytes;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
-    int null, n = v->ptr_array_len;
+    int n = v->ptr_array_len;
     if (n >= ARRAY_PROBE_MIN) {
         check_array(call, g, "src_ptr_array", v->src_ptr_array, n);
         check_array(call, g, "dst_ptr_array", v->dst_ptr_array, n);
     }
-    null = armcii_vector_scan(local, remote, n, &lo, &hi);
+    int null = armcii_vector_scan(local, remote, n, &lo, &hi);
     for (int k = 0; null && k < n; k++)
         if (local[k] == NULL)
             armcii_fatal(call,
