@@ -102,7 +102,8 @@ rm -f "$log"
 circles='src/core/nc.c src/core/rma.c
 src/transport/am.c src/transport/am_build.c'
 log=$(mktemp)
-objs=$(ls "${top_builddir:-.}"/armci/.libs/libarmci_impl_la-*.o "${top_builddir:-.}"/src/*/.libs/libarmci_impl_la-*.o 2>/dev/null)
+objs=$(ls "${top_builddir:-.}"/armci/.libs/libarmci_impl_la-*.o \
+    "${top_builddir:-.}"/src/*/.libs/libarmci_impl_la-*.o 2>/dev/null)
 if [ -z "$objs" ]; then
     echo "no objects of libarmci_impl under ${top_builddir:-.}: the library is not built" >>"$log"
 else

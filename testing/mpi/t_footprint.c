@@ -32,8 +32,8 @@
 
 /* glibc reads GLIBC_TUNABLES once, as the program starts: unless the thread cache is off
  * already, the test starts itself again with it off, before MPI is up (the process keeps
- * its identity and environment, so the launcher sees nothing). Run across hosts it once
- * measured 68-104 B per process and allocation with the cache on, against 32 without. */
+ * its identity and environment, so the launcher sees nothing). Run across hosts with the
+ * cache on, it once measured 68-104 B per process and allocation; without, under 32. */
 static void without_thread_cache(char **argv)
 {
     static const char off[] = "glibc.malloc.tcache_count=0";
