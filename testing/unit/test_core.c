@@ -350,17 +350,18 @@ static void test_place(void)
     armcii_place_copy(buf + 16, buf, 4096, 0);
     CU_ASSERT_EQUAL(memcmp(buf, ref, sizeof(buf)), 0);
 
-    /* the short copies done inline (4-16 bytes: both ends loaded, then stored), against
-     * memmove: every length up to 20, disjoint and overlapping both ways, every policy */
+    /* the short copies done inline (4-64 bytes: the ends, and the middle past 32, loaded,
+     * then stored), against memmove: every length up to 72, disjoint and overlapping both
+     * ways, every policy */
     const int modes[] = {ARMCII_PLACE_CACHE, ARMCII_PLACE_MEMORY, ARMCII_PLACE_AUTO};
     bad = 0;
     for (int m = 0; m < 3; m++) {
         armcii_place_init(modes[m], 1 << 20, 32 << 20, 2);
-        for (size_t n = 0; n <= 20; n++)
+        for (size_t n = 0; n <= 72; n++)
             for (int from = 0; from < 24; from++)
                 for (int to = 0; to < 24; to++) {
-                    unsigned char a[64], r[64];
-                    for (int i = 0; i < 64; i++)
+                    unsigned char a[128], r[128];
+                    for (int i = 0; i < 128; i++)
                         a[i] = r[i] = (unsigned char)(i * 13 + 5);
                     memmove(r + 8 + to, r + 8 + from, n);
                     armcii_place_copy(a + 8 + to, a + 8 + from, n, 0);
