@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
@@ -154,12 +155,25 @@ armcii_status_t armcii_topo_init(int **where_p)
 
 void armcii_translate(MPI_Comm from, MPI_Comm to, int n, const int *in, int *out)
 {
+    /* MPI forbids aliased arguments, and MPICH holds to it: its translation first sets
+     * every output to MPI_UNDEFINED, so a call in place (in == out) reads that back as a
+     * rank and answers -32766, or faults. Open MPI happens to allow it. Callers here
+     * translate in place, so this copies first. */
+    int small[16], *src = (int *)in;
+    if (in == out && n > 0) {
+        src = n <= 16 ? small : malloc((size_t)n * sizeof(int));
+        if (!src)
+            armcii_fatal("armcii_translate", "out of memory for %d ranks", n);
+        memcpy(src, in, (size_t)n * sizeof(int));
+    }
     MPI_Group gf, gt;
     MPI_Comm_group(from, &gf);
     MPI_Comm_group(to, &gt);
-    MPI_Group_translate_ranks(gf, n, in, gt, out);
+    MPI_Group_translate_ranks(gf, n, src, gt, out);
     MPI_Group_free(&gf);
     MPI_Group_free(&gt);
+    if (src != in && src != small)
+        free(src);
 }
 
 void armcii_topo_fini(void)
