@@ -68,8 +68,8 @@ EOF
 once() { # once KERNEL CLASS NP PATH VARIANT -> "seconds mops" of one verified run
     k=$1 c=$2 np=$3 path=$4 v=$5
     case $path in
-    fabric) set -- ARMCI_SHM=0 FI_PROVIDER=tcp OMPI_MCA_btl=self,tcp ;;
-    cluster) set -- ARMCI_TEST_HOSTS="$np" OMPI_MCA_btl=self,tcp ;;
+    fabric) set -- ARMCI_SHM=0 FI_PROVIDER=tcp MPI_NET=tcp ;;
+    cluster) set -- ARMCI_TEST_HOSTS="$np" MPI_NET=tcp ;;
     *) set -- ARMCI_SHM=1 ;;
     esac
     if [ "$v" = npb ]; then

@@ -91,7 +91,7 @@ done
 
 if [ -x "$bh_mpi" ] && [ -n "${ref2:-}" ]; then
     log="$tmp/armci_mpi"
-    OMPI_MCA_osc=pt2pt "$run" 2 "$bh_mpi" --bodies 400 --steps 2 >"$log" 2>&1
+    MPI_ONESIDED=messages "$run" 2 "$bh_mpi" --bodies 400 --steps 2 >"$log" 2>&1
     st=$?
     [ $st = 0 ] && [ "$(field "$log" checksum)/$(field "$log" acc_checksum)" = "$ref2" ]
     report $? "ARMCI-MPI build: the same positions and forces as ours" "$log"

@@ -88,13 +88,20 @@ for t in t_contig t_handles t_groups t_coll; do
     one "$t, 3 processes on 2 hosts" 2 3 "" -- "$bin/$t"
 done
 
-# Faults across hosts (mpirun --enable-recovery, so that only we end the survivors): the
+# Faults across hosts (MPI_KEEP_GOING, so that only we end the survivors): the
 # last rank's memory is read by every other process, the same-host ones through the node
 # heap, until something outside hits it. Every survivor must end within LIMIT seconds of
 # the fault with a message naming a lost rank of the stricken host, and that host.
-# (Open MPI's launcher itself does not always end once they have: it is stopped here.)
+# (The launcher itself does not always end once they have: the job's own processes, and
+# only they, are stopped here.)
 alive() {
     [ -r "/proc/$1/stat" ] && [ "$(sed 's/^.*) \(.\).*$/\1/' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+below() { # below PID: every process descended from PID, listed before any is ended
+    for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+        echo "$c"
+        below "$c"
+    done
 }
 
 fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
@@ -103,8 +110,8 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     name=$1 hosts=$2 np=$3 action=$4 limit=$5 lost_host=$6 survivors=$7 ending=$8
     shift 8
     log=$(mktemp)
-    env ARMCI_TEST_HOSTS="$hosts" T_DEAD_EXTERNAL=1 TEST_TIMEOUT=100 "$@" \
-        "$run" "$np" --enable-recovery "$bin/t_dead" read >"$log" 2>&1 &
+    env ARMCI_TEST_HOSTS="$hosts" T_DEAD_EXTERNAL=1 TEST_TIMEOUT=100 MPI_KEEP_GOING=1 "$@" \
+        "$run" "$np" "$bin/t_dead" read >"$log" 2>&1 &
     job=$!
     why=
     for i in $(seq 300); do
@@ -150,7 +157,7 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     ! grep -q "no error" "$log" || why="${why:-a survivor reported success}"
     # what is left: the launcher, stopped processes, the link
     for r in $(seq 0 $((np - 1))); do kill -9 "$(pid_of $r)" 2>/dev/null; done
-    pkill -9 -f "mpirun .*t_dead read" 2>/dev/null
+    kill -9 $(below $job) $job 2>/dev/null
     wait $job 2>/dev/null
     [ "$action" != linkdown ] || ip -n "acl-$(basename "$dir")-head" link set "v$hosts" up
     "$here/cluster/hosts.sh" sweep "$dir"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Conformance with the consumers' own test suites: every self-checking C test program of
 # ARMCI-MPI (tests/, tests/contrib/) and of Global Arrays 5.8.2 (armci/testing, and the C
-# programs of global/testing, linked with Debian's libga-openmpi) is built twice, against
-# armci-ofi and against Debian's ARMCI-MPI, and run at 4 processes in three configurations:
+# programs of global/testing, linked with Debian's libga for the build's MPI) is built
+# twice, against armci-ofi and against Debian's ARMCI-MPI for the same MPI, and run at 4
+# processes in three configurations:
 # ours with shared memory (ARMCI_SHM=1), ours over the fabric (ARMCI_SHM=0 FI_PROVIDER=tcp),
-# and ARMCI-MPI (OMPI_MCA_osc=pt2pt). Each run is judged by the program's own criterion:
+# and ARMCI-MPI (MPI_ONESIDED=messages). Each run is judged by the program's own criterion:
 # its exit status, the failure messages it prints and, where it prints one, its success
 # line. Prints a program x configuration table and the tail of every failed run's output.
 #   testing/conformance.sh [--md FILE] [--only REGEX] [--keep] [GA_SRC [ARMCI_MPI_SRC]]
@@ -29,13 +30,20 @@ GA_SRC=${1:-${GA_SRC:-/work/ext/ga}}
 ARMCI_MPI_SRC=${2:-${ARMCI_MPI_SRC:-/work/ext/armci-mpi}}
 builddir=$(cd "${top_builddir:-$srcdir/_build/default}" && pwd) || exit 2
 libdir=$builddir/.libs
-mpilib=${ARMCI_MPI_LIB:-/usr/lib/x86_64-linux-gnu/libarmci-openmpi.a}
+# The build's MPI decides the rest: its compiler, and Debian's ARMCI-MPI and GA built for
+# the same MPI family (openmpi or mpich), which its launcher runs.
+mkvar() { sed -n "s/^$1 = //p" "$builddir/Makefile"; }
+family=$(mkvar MPI_FAMILY)
+export MPI_FAMILY=${MPI_FAMILY:-$family} MPIEXEC=${MPIEXEC:-$(mkvar MPIEXEC)}
+deb=$family
+[ "$deb" = srun ] && deb=$(mkvar ARMCI_MPI_LIBS | sed 's/^-larmci-//')
+mpilib=${ARMCI_MPI_LIB:-/usr/lib/x86_64-linux-gnu/libarmci-$deb.a}
 export TEST_TIMEOUT=${TEST_TIMEOUT:-90}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} # the threaded GA programs
 NP=${NP:-4}
-CC=${CC:-mpicc}
+CC=${CC:-$(mkvar CC)}
 CFLAGS=${CFLAGS:--O1 -g -w}
-GA_LIBS=${GA_LIBS:--lga-openmpi -lscalapack-openmpi -llapack -lblas}
+GA_LIBS=${GA_LIBS:--lga-$deb -lscalapack-$deb -llapack -lblas}
 for f in "$libdir/libarmci.so" "$mpilib" "$GA_SRC/armci/testing/test.c" \
          "$ARMCI_MPI_SRC/tests/test_puts.c"; do
     [ -e "$f" ] || { echo "conformance.sh: $f not found" >&2; exit 2; }
@@ -262,7 +270,7 @@ for name in $names; do
         case $cfg in
         ofi-shm) tag=ofi; set -- ARMCI_SHM=1 ;;
         ofi-tcp) tag=ofi; set -- ARMCI_SHM=0 FI_PROVIDER=tcp ;;
-        armci-mpi) tag=mpi; set -- OMPI_MCA_osc=pt2pt ;;
+        armci-mpi) tag=mpi; set -- MPI_ONESIDED=messages ;;
         esac
         log=$work/log/$k.$cfg
         if [ -z "$(eval echo "\$built_$tag")" ]; then

@@ -81,7 +81,7 @@ for k in mg cg; do
         done
         for np in 2 4; do
             verify "$k class S $v np=$np fabric tcp" $np ARMCI_SHM=0 FI_PROVIDER=tcp \
-                OMPI_MCA_btl=self,tcp "$run" $np "$bin/$k" --class S --variant $v
+                MPI_NET=tcp "$run" $np "$bin/$k" --class S --variant $v
         done
         [ "$v" = mpi ] || verify "$k class S $v np=4, two nodes of 2" 4 ARMCI_NODE_SIZE=2 \
             FI_PROVIDER=tcp "$run" 4 "$bin/$k" --class S --variant $v

@@ -1,21 +1,35 @@
 #!/bin/sh
 # Run an MPI program the way every test and demo here does:
 #   run-mpi.sh NPROCS program [args...]
-# under `timeout` (TEST_TIMEOUT seconds, default 120), oversubscribed (this machine has
-# two cores), with Open MPI kept on its own shared-memory/TCP paths and away from
-# libfabric, and allowed to run as root. A caller's OMPI_MCA_btl is kept: the fabric rows
-# of the benchmarks set self,tcp so that MPI, too, goes over TCP.
+# under `timeout` (TEST_TIMEOUT seconds, default 120), oversubscribed (this machine has two
+# cores), allowed to run as root. This file is the only one that knows a launcher's options:
+#   MPIEXEC       the launcher (configure's choice for the MPI it found; else mpirun)
+#   MPIEXEC_ARGS  more options, put before the program
+#   MPI_FAMILY    openmpi, mpich (hydra: MPICH, Intel MPI, MVAPICH) or srun; found from
+#                 `$MPIEXEC --version` when not given
+# and what the scripts ask of the launcher, in words of their own:
+#   MPI_NET=tcp        MPI's own traffic over TCP too (the fabric rows of the benchmarks)
+#   MPI_KEEP_GOING=1   a process that dies does not end the others (the fault tests)
+#   MPI_ONESIDED=messages  MPI's one-sided by messages (ARMCI-MPI over TCP, for comparison)
+#   MPI_YIELD=1        MPI yields the processor while it waits (oversubscribed hosts)
+# Open MPI is kept on its own shared-memory/TCP paths and away from libfabric, unless the
+# caller chose its transports (OMPI_MCA_pml, OMPI_MCA_mtl: the MPI-on-the-fabric rows).
 # With ARMCI_TEST_HOSTS=H the processes are spread over H hosts of this machine instead
 # (cluster/run.sh; as evenly as they go, the first hosts taking one more).
 n=$1
 shift
+here=$(dirname "$0")
 if [ -n "${ARMCI_TEST_HOSTS:-}" ]; then
     h=$ARMCI_TEST_HOSTS
     [ "$h" -le "$n" ] || h=$n
-    NP=$n exec "$(dirname "$0")/cluster/run.sh" "$h" $(((n + h - 1) / h)) "$@"
+    NP=$n exec "$here/cluster/run.sh" "$h" $(((n + h - 1) / h)) "$@"
 fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_pml=ob1 OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader,tcp}" OMPI_MCA_mtl=^ofi,psm,psm2
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1
-exec timeout -k 5 "${TEST_TIMEOUT:-120}" "${MPIEXEC:-mpirun}" --oversubscribe -np "$n" "$@"
+. "$here/launcher.sh"
+launcher_env
+case $MPI_FAMILY in
+openmpi) set -- --oversubscribe -np "$n" ${MPI_KEEP_GOING:+--enable-recovery} "$@" ;;
+mpich) set -- -n "$n" ${MPI_KEEP_GOING:+-disable-auto-cleanup} "$@" ;;
+srun) set -- -n "$n" --overcommit ${MPI_KEEP_GOING:+--no-kill} "$@" ;;
+esac
+# shellcheck disable=SC2086 # MPIEXEC_ARGS is a list of words
+exec timeout -k 5 "${TEST_TIMEOUT:-120}" "$MPIEXEC" $MPIEXEC_ARGS "$@"

@@ -26,18 +26,18 @@
 # product exists (the copy, the GA tarball, nwchem_config, 64_to_32, the make, the
 # relink): remove WORKDIR/stamp/make to make again, WORKDIR to start over. MAKE_JOBS is
 # make's -j (default 2). The run uses testing/run-mpi.sh: NP processes (default 2),
-# TEST_TIMEOUT seconds (default 600), ARMCI-MPI with OMPI_MCA_osc=pt2pt; it prints each
+# TEST_TIMEOUT seconds (default 600), ARMCI-MPI with MPI_ONESIDED=messages; it prints each
 # run's energies and exits 1 if a run fails.
 # qa runs each TEST (default QA_TESTS below: the SCF, DFT, gradient and optimisation
 # tests of QA/doqmtests.mpi that need only the built modules and take about 2 minutes or
 # less here) from NWCHEM_SRC/QA/tests at each of NPS processes (default "2 4"), in each of
 # CONFIGS (default "node tcp hosts"): node = one node, armci-ofi on its node memory;
-# tcp = shared memory off, armci-ofi over libfabric's tcp and MPI over TCP (OMPI_MCA_btl=
-# self,tcp) for every library, the stand-in for one process per node; hosts = 2 hosts
+# tcp = shared memory off, armci-ofi over libfabric's tcp and MPI over TCP (MPI_NET=tcp,
+# run-mpi.sh) for every library, the stand-in for one process per node; hosts = 2 hosts
 # made of namespaces (testing/cluster, needs root), the processes split between them.
 # The libraries (LIBS, default every binary built: armci-ofi, armci-mpi, comex-pr)
 # alternate within each test, ROUNDS times (default 1). ARMCI-MPI runs with
-# OMPI_MCA_osc=pt2pt; ComEx MPI-PR with one more process per node, its progress rank, and
+# MPI_ONESIDED=messages; ComEx MPI-PR with one more process per node, its progress rank, and
 # in tcp with its shared-memory shortcuts off. A run matches when QA/nwparse.pl finds the
 # same values in its output as in the test's reference output (diff -w, as
 # QA/runtests.mpi.unix judges). Prints test x processes x configuration x library: match
@@ -261,7 +261,7 @@ task dft energy
 EOF
         t0=$(date +%s)
         (cd "$d" || exit 1
-         [ "$v" != armci-mpi ] || export OMPI_MCA_osc=pt2pt
+         [ "$v" != armci-mpi ] || export MPI_ONESIDED=messages
          "$here/../run-mpi.sh" "$NP" "$b" h2o.nw >h2o.out 2>&1)
         rc=$?
         echo "== $v: $NP processes, exit $rc, $(elapsed "$t0") ($d/h2o.out)"
@@ -282,17 +282,17 @@ QA_TESTS=${QA_TESTS:-"h2o h2o_opt dft_he2+ tagcheck testtab be small_intchk geom
 # The environment of LIBRARY in CONFIG, as words for env(1).
 qa_env() { # qa_env LIBRARY CONFIG
     case $2 in
-    tcp) printf '%s ' OMPI_MCA_btl=self,tcp ;;
+    tcp) printf '%s ' MPI_NET=tcp ;;
     # The hosts share this machine's 2 cores, but each host's processes count only its
     # own and, as many as its cores, spin in their waits, so that every barrier lasts
     # time slices: every library is told to yield its idle polls, as on hosts of their own.
-    hosts) printf '%s ' ARMCI_TEST_HOSTS=2 OMPI_MCA_mpi_yield_when_idle=1 ARMCI_YIELD_IDLE=1 ;;
+    hosts) printf '%s ' ARMCI_TEST_HOSTS=2 MPI_YIELD=1 ARMCI_YIELD_IDLE=1 ;;
     esac
     case $1-$2 in
     armci-ofi-node) printf '%s ' ARMCI_SHM=1 ;;
     armci-ofi-tcp) printf '%s ' ARMCI_SHM=0 FI_PROVIDER=tcp ;;
     armci-ofi-hosts) printf '%s ' FI_PROVIDER=tcp ;;
-    armci-mpi-*) printf '%s ' OMPI_MCA_osc=pt2pt ;;
+    armci-mpi-*) printf '%s ' MPI_ONESIDED=messages ;;
     comex-pr-tcp) printf '%s ' COMEX_ENABLE_PUT_SMP=0 COMEX_ENABLE_GET_SMP=0 \
         COMEX_ENABLE_ACC_SMP=0 ;;
     esac

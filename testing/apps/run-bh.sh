@@ -34,7 +34,7 @@ for np in $nps; do
             if [ "$c" = armci-mpi ]; then
                 # MPI RMA by messages over TCP (by default Open MPI would map the peer's
                 # memory, which is the same-node path)
-                line=$(OMPI_MCA_osc=pt2pt OMPI_MCA_btl=self,tcp TEST_TIMEOUT=900 "$run" "$np" \
+                line=$(MPI_ONESIDED=messages MPI_NET=tcp TEST_TIMEOUT=900 "$run" "$np" \
                     "$bh_mpi" --bodies "$bodies" --steps "$steps" --label armci-mpi 2>&1 |
                     grep '^barnes_hut label=')
             else

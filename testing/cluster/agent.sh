@@ -1,5 +1,6 @@
 #!/bin/sh
-# Open MPI's remote-shell agent for the hosts of hosts.sh (mpirun --mca plm_rsh_agent):
+# The remote-shell agent for the hosts of hosts.sh (Open MPI's plm_rsh_agent, hydra's
+# -launcher-exec):
 #   agent.sh [options] HOST COMMAND...
 # runs COMMAND on HOST the way ssh would: in the host's network, UTS and mount
 # namespaces, through a login shell's `sh -c`. ARMCI_CLUSTER names the cluster's

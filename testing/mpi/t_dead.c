@@ -1,8 +1,9 @@
 /*
  * A process dies in the middle of the run (SIGKILL, as an out-of-memory kill or a node
  * failure would do it) and the survivors must not hang: each must end through ARMCI_Error
- * naming the dead rank. Run by testing/dead.sh under `mpirun --enable-recovery`, so that
- * Open MPI leaves the survivors to us. The last rank dies after DIE_AFTER seconds, while
+ * naming the dead rank. Run by testing/dead.sh with MPI_KEEP_GOING (run-mpi.sh: Open MPI's
+ * --enable-recovery, hydra's -disable-auto-cleanup), so that the launcher leaves the
+ * survivors to us. The last rank dies after DIE_AFTER seconds, while
  * the survivors are
  *   storm    getting from and putting to it, with a barrier every 64 rounds;
  *   mutex    queued behind it for a mutex it holds;

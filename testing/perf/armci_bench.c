@@ -322,14 +322,17 @@ static void set_path_name(void)
              ARMCIX_Path_of(me == 1 ? 0 : 1) == ARMCIX_PATH_SHM ? "shm" : ARMCIX_Provider_name());
 #elif defined(BENCH_COMEX)
     /* "tcp" when the run stands for two nodes: ComEx's copies through node memory off
-     * (COMEX_ENABLE_PUT_SMP=0 and its twins, MPI-PR) or MPI kept to TCP (OMPI_MCA_btl) */
-    const char *smp = getenv("COMEX_ENABLE_PUT_SMP"), *btl = getenv("OMPI_MCA_btl");
-    int apart = (smp && strcmp(smp, "0") == 0) || (btl && !strstr(btl, "vader"));
+     * (COMEX_ENABLE_PUT_SMP=0 and its twins, MPI-PR) or MPI kept to TCP (MPI_NET=tcp,
+     * testing/run-mpi.sh) */
+    const char *smp = getenv("COMEX_ENABLE_PUT_SMP"), *net = getenv("MPI_NET");
+    int apart = (smp && strcmp(smp, "0") == 0) || (net && strcmp(net, "tcp") == 0);
     snprintf(path_name, sizeof(path_name), "%s", apart ? "tcp" : "node");
 #else
-    /* which of Open MPI's one-sided components carried it (pt2pt: over TCP) */
-    const char *osc = getenv("OMPI_MCA_osc");
-    snprintf(path_name, sizeof(path_name), "mpi-%s", osc && *osc ? osc : "default");
+    /* how MPI's one-sided carried it: by messages (MPI_ONESIDED=messages; Open MPI's pt2pt
+     * component, over TCP) or the MPI's default */
+    const char *onesided = getenv("MPI_ONESIDED");
+    snprintf(path_name, sizeof(path_name), "mpi-%s",
+             onesided && strcmp(onesided, "messages") == 0 ? "pt2pt" : "default");
 #endif
 }
 

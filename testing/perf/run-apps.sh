@@ -23,7 +23,7 @@ b=$build/testing/perf
 gadir=$build/testing/ga
 out=${APPS_CSV:-apps.csv}
 export TEST_TIMEOUT=${TEST_TIMEOUT:-900}
-tcp="ARMCI_SHM=0 FI_PROVIDER=tcp OMPI_MCA_btl=self,tcp"
+tcp="ARMCI_SHM=0 FI_PROVIDER=tcp MPI_NET=tcp"
 echo "round,config,impl,case,value,unit" >"$out"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
@@ -53,7 +53,7 @@ ga() { # ga ROUND IMPL
     if [ "$2" = armci-ofi ]; then
         x=$gadir/t_ga envs=
     else
-        x=$gadir/t_ga_mpi envs="OMPI_MCA_osc=pt2pt"
+        x=$gadir/t_ga_mpi envs="MPI_ONESIDED=messages"
     fi
     [ -x "$x" ] || { echo "run-apps: $x not built (make $x; needs Global Arrays)"; return 0; }
     echo "== round $1, Global Arrays on $2, 4 processes, one node"

@@ -27,13 +27,13 @@ if [ -x "$ga/t_ga" ] && [ -x "$ga/t_ga_mpi" ]; then
     "$run" 4 "$ga/t_ga" --bench | grep ga-bench
     # ARMCI-MPI runs GA here only with Open MPI's pt2pt one-sided component (osc/rdma and
     # osc/sm fail to create its windows: MPI_ERR_WIN)
-    OMPI_MCA_osc=pt2pt "$run" 4 "$ga/t_ga_mpi" --bench | grep ga-bench
+    MPI_ONESIDED=messages "$run" 4 "$ga/t_ga_mpi" --bench | grep ga-bench
 fi
 if [ -x "$b/armci_bench_mpi" ]; then
     echo "== ARMCI-MPI, default (Open MPI osc)"
     "$run" 2 "$b/armci_bench_mpi" $csv
-    echo "== ARMCI-MPI over TCP (OMPI_MCA_osc=pt2pt, btl self,tcp)"
-    OMPI_MCA_osc=pt2pt "$run" 2 --mca btl self,tcp "$b/armci_bench_mpi" $csv
+    echo "== ARMCI-MPI over TCP (MPI_ONESIDED=messages MPI_NET=tcp)"
+    MPI_ONESIDED=messages MPI_NET=tcp "$run" 2 "$b/armci_bench_mpi" $csv
 fi
 for c in mpi-pr mpi-ts mpi3; do
     x=${top_builddir:-.}/comex/armci_bench_comex-$c
@@ -43,9 +43,9 @@ for c in mpi-pr mpi-ts mpi3; do
     [ "$c" = mpi-pr ] && np=3 off="COMEX_ENABLE_PUT_SMP=0 COMEX_ENABLE_GET_SMP=0 COMEX_ENABLE_ACC_SMP=0"
     # MPI3: Open MPI's osc/rdma and osc/sm fail its MPI_Win_create here (MPI_ERR_WIN)
     win=
-    [ "$c" = mpi3 ] && win="OMPI_MCA_osc=pt2pt" off=$win
+    [ "$c" = mpi3 ] && win="MPI_ONESIDED=messages" off=$win
     echo "== GA's ComEx $c, same node"
     env $win "$run" "$np" "$x" $csv
-    echo "== GA's ComEx $c over TCP (btl self,tcp)"
-    env $off OMPI_MCA_btl=self,tcp "$run" "$np" "$x" $csv
+    echo "== GA's ComEx $c over TCP (MPI_NET=tcp)"
+    env $off MPI_NET=tcp "$run" "$np" "$x" $csv
 done

@@ -19,14 +19,14 @@ trap 'exit 1' HUP INT TERM
 export ARMCI_CLUSTER="$dir" TEST_TIMEOUT=900
 csv=${BENCH_CSV:+--csv $BENCH_CSV}
 # MPI, too, over TCP on the cluster's link
-export OMPI_MCA_btl=self,tcp
+export MPI_NET=tcp
 echo "== armci-ofi, 2 hosts x 1, link $rate"
 ARMCI_TEST_HOSTS=2 "$run" 2 "$b/armci_bench" $csv
 echo "== raw libfabric floor (fi_read/fi_write, tcp), same link"
 ARMCI_TEST_HOSTS=2 "$run" 2 "$b/armci_bench" --raw-ofi $csv
 if [ -x "$b/armci_bench_mpi" ]; then
     echo "== ARMCI-MPI, same link (Open MPI's osc/pt2pt over btl tcp)"
-    ARMCI_TEST_HOSTS=2 OMPI_MCA_osc=pt2pt "$run" 2 "$b/armci_bench_mpi" $csv
+    ARMCI_TEST_HOSTS=2 MPI_ONESIDED=messages "$run" 2 "$b/armci_bench_mpi" $csv
 fi
 echo "== where the overlap test's time goes (armci-ofi; then with the target napping, as a"
 echo "   target with a host of its own would leave its processor free)"

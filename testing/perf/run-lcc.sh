@@ -19,15 +19,13 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 # one LABEL PROGRAM ENV... : the median-time run of $runs launches goes into $out
-# ($mpiopts: extra mpirun options)
-mpiopts=
 one() {
     label=$1
     prog=$2
     shift 2
     best=$(mktemp)
     for r in $(seq "$runs"); do
-        if ! env "$@" TEST_TIMEOUT=600 "$run" "$np" $mpiopts "$prog" "$scale" "$ef" "$label" 2>&1 |
+        if ! env "$@" TEST_TIMEOUT=600 "$run" "$np" "$prog" "$scale" "$ef" "$label" 2>&1 |
             grep '^LCC ' >>"$best"; then
             echo "run-lcc: $label failed" >&2
         fi
@@ -46,9 +44,7 @@ one adaptive-256-64K "$top/testing/perf/lcc" ARMCI_CACHE_ADAPTIVE=1 ARMCI_CACHE_
 if [ -x "$top/testing/perf/lcc_mpi" ]; then
     # ARMCI-MPI over the network too: MPI RMA by messages over TCP (by default Open MPI
     # would map the peer's memory, which is the same-node path)
-    mpiopts="--mca btl self,tcp"
-    one armci-mpi-tcp "$top/testing/perf/lcc_mpi" OMPI_MCA_osc=pt2pt
-    mpiopts=
+    one armci-mpi-tcp "$top/testing/perf/lcc_mpi" MPI_ONESIDED=messages MPI_NET=tcp
 fi
 
 echo "LCC: R-MAT scale $scale, edge factor $ef, $np processes, shared memory off, FI_PROVIDER=$FI_PROVIDER; median of $runs runs"

@@ -42,14 +42,14 @@ trap 'rm -f "$tmp"' EXIT
 one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
     r=$1 cfg=$2 lib=$3
     np=2 prog= args= envs=
-    [ "$cfg" = tcp ] && envs="OMPI_MCA_btl=self,tcp"
+    [ "$cfg" = tcp ] && envs="MPI_NET=tcp"
     case $lib-$cfg in
     armci-ofi-node) prog=$b/armci_bench envs="ARMCI_SHM=1" ;;
     armci-ofi-tcp) prog=$b/armci_bench envs="$envs ARMCI_SHM=0 FI_PROVIDER=tcp" ;;
     armci-ofi-before-node) prog=$before envs="ARMCI_SHM=1 ${BEFORE_ENV:-}" ;;
     armci-ofi-before-tcp) prog=$before envs="$envs ARMCI_SHM=0 FI_PROVIDER=tcp ${BEFORE_ENV:-}" ;;
     armci-mpi-node) prog=$b/armci_bench_mpi ;;
-    armci-mpi-tcp) prog=$b/armci_bench_mpi envs="$envs OMPI_MCA_osc=pt2pt" ;;
+    armci-mpi-tcp) prog=$b/armci_bench_mpi envs="$envs MPI_ONESIDED=messages" ;;
     comex-mpi-pr-*) prog=$cx/armci_bench_comex-mpi-pr np=3 ;;
     comex-*) prog=$cx/armci_bench_$lib ;;
     memcpy-node) prog=$b/armci_bench args=--raw-shm ;;
@@ -58,7 +58,7 @@ one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
     esac
     case $lib-$cfg in
     comex-mpi-pr-tcp) envs="$envs COMEX_ENABLE_PUT_SMP=0 COMEX_ENABLE_GET_SMP=0 COMEX_ENABLE_ACC_SMP=0" ;;
-    comex-mpi3-*) envs="$envs OMPI_MCA_osc=pt2pt" ;; # osc/rdma and sm: MPI_ERR_WIN here
+    comex-mpi3-*) envs="$envs MPI_ONESIDED=messages" ;; # osc/rdma and sm: MPI_ERR_WIN here
     esac
     echo "== round $r, $cfg: $lib"
     rm -f "$tmp"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scale_bench (scale_bench.c) at several process counts, oversubscribed on this machine:
 # armci-ofi on node memory and over tcp with shared memory off, and ARMCI-MPI over tcp
-# (Open MPI's pt2pt one-sided component, btl self,tcp), alternating at each count.
+# (MPI_ONESIDED=messages: Open MPI's pt2pt one-sided component; MPI_NET=tcp), alternating at each count.
 #
 #   SCALE_NPS="2 4 8 16 32 64" SCALE_CSV=file run-scale.sh
 #
@@ -42,7 +42,7 @@ for np in $nps; do
             armci-ofi-before tcp $out || failed=1
     fi
     if [ -x "$top/testing/perf/scale_bench_mpi" ]; then
-        OMPI_MCA_osc=pt2pt OMPI_MCA_btl=self,tcp "$run" "$np" \
+        MPI_ONESIDED=messages MPI_NET=tcp "$run" "$np" \
             "$top/testing/perf/scale_bench_mpi" armci-mpi tcp $out || failed=1
     fi
 done
