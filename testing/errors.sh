@@ -174,6 +174,11 @@ peer differ:ARMCI_COLL_SMALL:4K:8K "ARMCI_COLL_SMALL differs between processes: 
 peer differ:ARMCI_COLL_ALG:pull:morton "ARMCI_COLL_ALG differs between processes: \"pull\" at rank 0, \"morton\" at rank 1"
 nprocs=3 # the lowest rank that differs is named
 peer differ:ARMCI_LIVENESS_MS:250:0 "ARMCI_LIVENESS_MS differs between processes: \"250\" at rank 0, \"0\" at rank 1"
+# processes that chose different providers: before, tcp and sockets took each other's
+# addresses and the job went on (issue 50); now every choice is named with its ranks
+chose="ARMCI_Init: the processes chose different libfabric providers or settings"
+peer differ:FI_PROVIDER:tcp:sockets "$chose&&rank 0: tcp;ofi_rxm (&&ranks 1-2: sockets (" ARMCI_SHM=0
+peer differ:FI_PROVIDER:sockets:udp "$chose&&rank 0: sockets (&&ranks 1-2: udp;ofi_rxd (" ARMCI_SHM=0
 nprocs=2
 expect bad_local "ARMCI_Put: the local buffer at 0x" ARMCI_SHM=0 FI_PROVIDER=tcp
 expect finalize_after_mpi "ARMCI_Finalize: called after MPI_Finalize; call ARMCI_Finalize first"

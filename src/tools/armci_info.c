@@ -197,6 +197,9 @@ int main(int argc, char **argv)
     const char *pick = armcii_ofi_choose(&chosen, &atom, &dc) == ARMCII_OK
                            ? chosen->fabric_attr->prov_name
                            : "none";
+    char soft[400] = "";
+    if (chosen)
+        armcii_ofi_why_software(pick, getenv("FI_PROVIDER"), soft, sizeof soft);
     node_t node;
     node_info(&node);
     char mr[96], val[32];
@@ -229,6 +232,8 @@ int main(int argc, char **argv)
         }
         printf("  ],\n  \"chosen\": ");
         json_str(pick);
+        printf(",\n  \"why_software\": ");
+        json_str(soft);
         printf(",\n  \"node\": {\"cores\": %u, \"pus\": %u, \"numa_nodes\": %u, \"l2_bytes\": %lu, "
                "\"l3_bytes\": %lu},\n",
                node.cores, node.pus, node.numa, node.l2, node.l3);
@@ -263,6 +268,8 @@ int main(int argc, char **argv)
         printf("\narmci-ofi would use: %s (set FI_PROVIDER to choose; ARMCI_SHM=0 sends same-node "
                "peers through it too)\n\n",
                pick);
+        if (soft[0])
+            printf("note: %s\n\n", soft);
         printf("node (hwloc): %u cores, %u PUs, %u NUMA node(s), L2 %lu KiB, L3 %lu KiB\n\n",
                node.cores, node.pus, node.numa, node.l2 >> 10, node.l3 >> 10);
         printf("environment:\n");

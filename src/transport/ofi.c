@@ -7,7 +7,6 @@
  * message ordering (which decides when the core must wait before a blocking operation)
  * and whether a write completion means remote completion.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +18,7 @@
 
 ofi_state_t armcii_ofi;
 
-#define OFI_VERSION FI_VERSION(1, 10)
-#define CQ_BATCH    16
+#define CQ_BATCH 16
 
 void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 {
@@ -186,92 +184,6 @@ void armcii_ofi_mr_dereg(armcii_mr_t *mr)
 
 /* ---- opening ---- */
 
-static struct fi_info *make_hints(int atomics, int dc, int manual, int ordered)
-{
-    struct fi_info *h = fi_allocinfo();
-    if (!h)
-        return NULL;
-    h->caps = FI_RMA | FI_MSG | (atomics ? FI_ATOMIC : 0);
-    h->ep_attr->type = FI_EP_RDM;
-    h->mode = FI_CONTEXT | FI_CONTEXT2;
-    /* Accept every registration mode we know how to honour. */
-    h->domain_attr->mr_mode =
-        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
-    h->domain_attr->threading = FI_THREAD_DOMAIN; /* we serialise all calls ourselves */
-    /* The sockets provider works here only with manual progress; we drive progress
-     * ourselves anyway, so ask for it everywhere it is offered. */
-    h->domain_attr->data_progress = manual ? FI_PROGRESS_MANUAL : FI_PROGRESS_UNSPEC;
-    if (dc)
-        h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
-    /* Providers report only the ordering asked for: ask for what saves us waits (reads
-     * and writes after writes to one target), and take none where it is not offered. */
-    if (ordered) {
-        h->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAS;
-        h->rx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAS;
-    }
-    return h;
-}
-
-/* The first provider in libfabric's order, passing over `net`, whose atomics report
- * success at fi_atomicvalid but fail at fi_atomic (measured on libfabric 1.17). */
-static struct fi_info *pick(struct fi_info *list)
-{
-    for (struct fi_info *i = list; i; i = i->next) {
-        if (strncmp(i->fabric_attr->prov_name, "net", 3) != 0)
-            return i;
-    }
-    return list;
-}
-
-/* Ask @p prov again with the ordering we can use; its answer if it gives one. */
-static struct fi_info *with_ordering(const struct fi_info *chosen, int atomics, int dc, int manual)
-{
-    struct fi_info *hints = make_hints(atomics, dc, manual, 1), *list = NULL;
-    hints->fabric_attr->prov_name = strdup(chosen->fabric_attr->prov_name);
-    int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
-    fi_freeinfo(hints);
-    if (rc != 0 || !list)
-        return NULL;
-    struct fi_info *dup = fi_dupinfo(list);
-    fi_freeinfo(list);
-    return dup;
-}
-
-armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p)
-{
-    /* Most wanted first: atomics and delivery completion with manual progress. The
-     * provider is libfabric's first choice for these; ordering is asked for afterwards,
-     * from that provider only, so that it never decides which provider runs (asking for it
-     * up front made udp;ofi_rxd win over tcp;ofi_rxm). */
-    static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0},
-                                   {1, 0, 1}, {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
-    const char *why = armcii_fi_load();
-    if (why) {
-        armcii_warn("ARMCI_Init: the fabric is needed and libfabric did not load: %s", why);
-        return ARMCII_ESYS;
-    }
-    for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
-        struct fi_info *hints = make_hints(tries[t][0], tries[t][1], tries[t][2], 0);
-        struct fi_info *list = NULL;
-        int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
-        fi_freeinfo(hints);
-        if (rc != 0 || !list)
-            continue;
-        struct fi_info *chosen = pick(list);
-        struct fi_info *info = with_ordering(chosen, tries[t][0], tries[t][1], tries[t][2]);
-        if (!info)
-            info = fi_dupinfo(chosen);
-        fi_freeinfo(list);
-        if (!info)
-            return ARMCII_ENOMEM;
-        *info_p = info;
-        *atomics_p = tries[t][0];
-        *dc_p = tries[t][1];
-        return ARMCII_OK;
-    }
-    return ARMCII_EFABRIC;
-}
-
 static armcii_status_t getinfo(void)
 {
     armcii_status_t st =
@@ -279,6 +191,15 @@ static armcii_status_t getinfo(void)
     if (st == ARMCII_EFABRIC)
         armcii_warn("ARMCI_Init: no libfabric provider offers RDM endpoints with RMA and "
                     "messages (check FI_PROVIDER and `fi_info -t FI_EP_RDM -c FI_RMA`)");
+    if (st != ARMCII_OK)
+        return st;
+    /* A job on tcp where the node has an RDMA NIC runs, an order of magnitude slower than
+     * it could: say so, and why, once per job. */
+    char why[sizeof armcii_ofi.why_software];
+    armcii_ofi_why_software(armcii_ofi_provider(), getenv("FI_PROVIDER"), why, sizeof why);
+    memcpy(armcii_ofi.why_software, why, sizeof why);
+    if (why[0] && armcii_tp.rank == 0)
+        armcii_warn("ARMCI_Init: %s; FI_PROVIDER chooses (docs/cluster.md)", why);
     return st;
 }
 
@@ -367,14 +288,8 @@ static int tcp_likely(void)
         return strstr(prov, "tcp") != NULL;
     if (prov && strstr(prov, "tcp"))
         return 0;
-    DIR *d = opendir("/sys/class/infiniband");
-    if (!d)
-        return 1;
-    int devices = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        devices += e->d_name[0] != '.';
-    closedir(d);
-    return devices == 0;
+    char devs[64];
+    return armcii_ofi_rdma_devices("/sys", devs, sizeof devs) == 0;
 }
 
 /*
@@ -425,11 +340,9 @@ armcii_status_t armcii_ofi_open(void)
 {
     rxm_settings();
     armcii_status_t st = getinfo();
-    /* Every rank must agree that the fabric opened before anyone uses it. */
-    int ok = st == ARMCII_OK;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_tp.comm);
-    if (!ok)
-        return ARMCII_EFABRIC;
+    /* Every rank must have found a provider, and the same one, before anyone uses it. */
+    if ((st = armcii_ofi_agree("ARMCI_Init", armcii_tp.comm, st == ARMCII_OK)) != ARMCII_OK)
+        return st;
 
     struct fi_info *info = armcii_ofi.info;
     armcii_ofi.mr_mode = info->domain_attr->mr_mode;
@@ -552,7 +465,7 @@ const char *armcii_ofi_provider(void)
 
 void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits_t *l)
 {
-    char line[256];
+    char line[512];
     struct fi_info *i = armcii_ofi.info;
     const armcii_caps_t *c = &armcii_ofi.caps;
     if (!i) {
@@ -570,6 +483,10 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
              c->order_waw ? " waw" : "", c->order_sas ? " sas" : "",
              c->order_raw || c->order_waw || c->order_sas ? "" : " none");
     emit(line);
+    if (armcii_ofi.why_software[0]) {
+        snprintf(line, sizeof(line), "libfabric: %s", armcii_ofi.why_software);
+        emit(line);
+    }
     const char *eager = getenv("FI_OFI_RXM_EAGER_LIMIT");
     if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && eager) {
         snprintf(line, sizeof(line), "libfabric: FI_OFI_RXM_EAGER_LIMIT=%s (ARMCI_TCP_EAGER)",

@@ -76,8 +76,9 @@ typedef struct {
     int atomic_cap;
     int rxm_set; /* 1: FI_OFI_RXM_MSG_RX_SIZE came from ARMCI_RXM_RECV, 2: FI_OFI_RXM_BUFFER_SIZE
                   * from ARMCI_RXM_BUFFER */
-    armcii_caps_t caps; /* what armcii_ofi_open found: armcii_ofi_init's report to the core
-                         * but for the atomics, which ofi_atomic.c adds to the report */
+    char why_software[400]; /* why a node with RDMA devices runs on a software provider */
+    armcii_caps_t caps;     /* what armcii_ofi_open found: armcii_ofi_init's report to the core
+                             * but for the atomics, which ofi_atomic.c adds to the report */
 
     /* bounce buffers: one registered slab */
     char *bounce_slab;
@@ -142,9 +143,22 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, double *t
 void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
     __attribute__((noreturn));
 
+/* choosing the provider (ofi_choose.c) */
 /** The provider armci-ofi runs on (shared with armci-info): libfabric's first choice for
- *  RDM + RMA + messages, preferring atomics, delivery completion and manual progress. */
+ *  RDM + RMA + messages; then, from that provider, atomics, delivery completion, manual
+ *  progress and ordering where it offers them. */
 armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p);
+/** Collective over @p comm: whether every process found a provider (@p found: this one
+ *  did, armcii_ofi.info), and the same one with the same settings. A mismatch ends the
+ *  job naming the ranks and their choices; ARMCII_EFABRIC where one found none. */
+armcii_status_t armcii_ofi_agree(const char *call, MPI_Comm comm, int found);
+/** The RDMA devices under @p sysfs (/sys: class/infiniband, class/cxi), listed into @p out;
+ *  returns how many there are. */
+size_t armcii_ofi_rdma_devices(const char *sysfs, char *out, size_t len);
+/** Into @p out, why a node with RDMA devices runs on the software provider @p chosen
+ *  (what each NIC provider libfabric has lacks); empty where there is nothing to say: a
+ *  NIC's provider, no devices, or FI_PROVIDER (@p fi_provider) chose. */
+void armcii_ofi_why_software(const char *chosen, const char *fi_provider, char *out, size_t len);
 
 /** Opens the endpoint and its tables (collective), filling armcii_ofi.caps but for the
  *  atomics; armcii_ofi_init (fabric.c) adds the messages, and the atomics to its report. */

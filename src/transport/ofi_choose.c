@@ -1,0 +1,312 @@
+/*
+ * Which libfabric provider the job runs on, and that every process chose the same.
+ *
+ * The provider is libfabric's first choice for what the runtime cannot do without (RDM
+ * endpoints, RMA and messages); what it can do without but prefers (atomics, delivery
+ * completion, manual progress, ordering) is then asked of that provider alone, most
+ * wanted first. Asking for everything at once let a NIC that lacks one extra lose to tcp,
+ * which emulates them all.
+ *
+ * Each process chooses by itself, from its own environment and its own node's devices; a
+ * process that chose differently would fail far from the cause (an address vector that
+ * takes some addresses, or worse, providers whose addresses look alike and whose wire
+ * formats do not). So the choices are compared before anything is opened.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofi_internal.h"
+
+#define OFI_VERSION FI_VERSION(1, 10)
+
+static struct fi_info *make_hints(int atomics, int dc, int manual, int ordered)
+{
+    struct fi_info *h = fi_allocinfo();
+    if (!h)
+        return NULL;
+    h->caps = FI_RMA | FI_MSG | (atomics ? FI_ATOMIC : 0);
+    h->ep_attr->type = FI_EP_RDM;
+    h->mode = FI_CONTEXT | FI_CONTEXT2;
+    /* Accept every registration mode we know how to honour. */
+    h->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    h->domain_attr->threading = FI_THREAD_DOMAIN; /* we serialise all calls ourselves */
+    /* The sockets provider works here only with manual progress; we drive progress
+     * ourselves anyway, so ask for it everywhere it is offered. */
+    h->domain_attr->data_progress = manual ? FI_PROGRESS_MANUAL : FI_PROGRESS_UNSPEC;
+    if (dc)
+        h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    /* Providers report only the ordering asked for: ask for what saves us waits (reads
+     * and writes after writes to one target), and take none where it is not offered. */
+    if (ordered) {
+        h->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAS;
+        h->rx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAS;
+    }
+    return h;
+}
+
+/* A copy of the first answer of @p prov (any provider when NULL) to these hints. */
+static struct fi_info *ask(const char *prov, int atomics, int dc, int manual, int ordered)
+{
+    struct fi_info *hints = make_hints(atomics, dc, manual, ordered), *list = NULL;
+    if (!hints)
+        return NULL;
+    if (prov)
+        hints->fabric_attr->prov_name = strdup(prov);
+    int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
+    fi_freeinfo(hints);
+    if (rc != 0 || !list)
+        return NULL;
+    /* Passing over `net`, whose atomics report success at fi_atomicvalid but fail at
+     * fi_atomic (measured on libfabric 1.17). */
+    struct fi_info *first = list;
+    for (struct fi_info *i = list; i; i = i->next) {
+        if (strncmp(i->fabric_attr->prov_name, "net", 3) != 0) {
+            first = i;
+            break;
+        }
+    }
+    struct fi_info *dup = fi_dupinfo(first);
+    fi_freeinfo(list);
+    return dup;
+}
+
+armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p)
+{
+    /* The extras, most wanted first: atomics and delivery completion with manual
+     * progress. Ordering is asked for last, from the same provider with the same extras,
+     * so that it never decides which provider runs (asking for it up front made
+     * udp;ofi_rxd win over tcp;ofi_rxm). */
+    static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0},
+                                   {1, 0, 1}, {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
+    const char *why = armcii_fi_load();
+    if (why) {
+        armcii_warn("ARMCI_Init: the fabric is needed and libfabric did not load: %s", why);
+        return ARMCII_ESYS;
+    }
+    struct fi_info *base = ask(NULL, 0, 0, 0, 0);
+    if (!base)
+        return ARMCII_EFABRIC;
+    char *prov = strdup(base->fabric_attr->prov_name);
+    fi_freeinfo(base);
+    if (!prov)
+        return ARMCII_ENOMEM;
+    for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
+        struct fi_info *info = ask(prov, tries[t][0], tries[t][1], tries[t][2], 1);
+        if (!info)
+            info = ask(prov, tries[t][0], tries[t][1], tries[t][2], 0);
+        if (!info)
+            continue;
+        free(prov);
+        *info_p = info;
+        *atomics_p = tries[t][0];
+        *dc_p = tries[t][1];
+        return ARMCII_OK;
+    }
+    free(prov); /* it answered the bare hints, so the last try cannot fail but by a race */
+    return ARMCII_EFABRIC;
+}
+
+/* ---- a node with RDMA devices that ended on a software provider ---- */
+
+size_t armcii_ofi_rdma_devices(const char *sysfs, char *out, size_t len)
+{
+    static const char *const classes[] = {"class/infiniband", "class/cxi"};
+    size_t n = 0, used = 0;
+    if (len > 0)
+        out[0] = '\0';
+    for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", sysfs, classes[c]);
+        DIR *d = opendir(path);
+        if (!d)
+            continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            if (e->d_name[0] == '.')
+                continue;
+            n++;
+            if (used + strlen(e->d_name) + 3 < len)
+                used +=
+                    (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", e->d_name);
+        }
+        closedir(d);
+    }
+    return n;
+}
+
+/* Providers that move data in software over the host's network stack or memory. */
+static int is_software(const char *prov)
+{
+    static const char *const soft[] = {"tcp", "udp", "sockets", "net", "shm"};
+    size_t core = strcspn(prov, ";");
+    for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
+        if (strlen(soft[i]) == core && strncmp(prov, soft[i], core) == 0)
+            return 1;
+    return 0;
+}
+
+void armcii_ofi_why_software(const char *chosen, const char *fi_provider, char *out, size_t len)
+{
+    char devs[200];
+    out[0] = '\0';
+    if (!is_software(chosen) || (fi_provider && fi_provider[0] && fi_provider[0] != '^'))
+        return; /* a NIC's provider, or the user's own choice */
+    if (armcii_ofi_rdma_devices("/sys", devs, sizeof devs) == 0)
+        return;
+    /* Which providers of a NIC libfabric has at all, and what each lacks of the bare
+     * needs: RDM endpoints, then RMA, then messages. */
+    struct fi_info *all = NULL;
+    size_t used = (size_t)snprintf(
+        out, len, "this node has RDMA devices (%s) but armci-ofi runs on %s", devs, chosen);
+    if (fi_getinfo(OFI_VERSION, NULL, NULL, 0, NULL, &all) != 0 || !all) {
+        snprintf(out + used, len - used, ": libfabric lists no provider for them");
+        return;
+    }
+    int named = 0;
+    for (struct fi_info *i = all; i && used < len; i = i->next) {
+        const char *p = i->fabric_attr->prov_name;
+        if (is_software(p) || strchr(p, ';'))
+            continue; /* one line per core provider */
+        int dup = 0;
+        for (struct fi_info *j = all; j != i; j = j->next)
+            dup |= strcmp(j->fabric_attr->prov_name, p) == 0;
+        if (dup)
+            continue;
+        struct fi_info *h = fi_allocinfo(), *l = NULL;
+        const char *lacks = "armci-ofi's hints (mr_mode, threading or mode bits)";
+        if (h) {
+            h->fabric_attr->prov_name = strdup(p);
+            h->ep_attr->type = FI_EP_RDM;
+            if (fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &l) != 0 || !l)
+                lacks = "RDM endpoints (with or without a utility provider)";
+            else {
+                fi_freeinfo(l);
+                l = NULL;
+                h->caps = FI_RMA;
+                if (fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &l) != 0 || !l)
+                    lacks = "RMA on RDM endpoints";
+                else {
+                    fi_freeinfo(l);
+                    l = NULL;
+                    h->caps = FI_RMA | FI_MSG;
+                    if (fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &l) != 0 || !l)
+                        lacks = "messages beside RMA on RDM endpoints";
+                }
+            }
+            if (l)
+                fi_freeinfo(l);
+            fi_freeinfo(h);
+        }
+        used += (size_t)snprintf(out + used, len - used, "%s %s offers no %s", named ? ";" : ":", p,
+                                 lacks);
+        named = 1;
+    }
+    fi_freeinfo(all);
+    if (!named && used < len)
+        snprintf(out + used, len - used,
+                 ": libfabric has no provider for them (is it built with verbs, efa or cxi?)");
+}
+
+/* ---- every process chose the same ---- */
+
+typedef struct {
+    char prov[48];
+    char fabric[48];
+    uint64_t mr_mode;
+    uint64_t order;
+    int32_t ok, atomics, dc, manual;
+} choice_t;
+
+static int same_choice(const choice_t *a, const choice_t *b)
+{
+    return strcmp(a->prov, b->prov) == 0 && a->mr_mode == b->mr_mode && a->order == b->order &&
+           a->atomics == b->atomics && a->dc == b->dc && a->manual == b->manual;
+}
+
+static void describe(const choice_t *c, char *out, size_t len)
+{
+    snprintf(out, len, "%s (fabric %s; %s, %s completion, %s progress, mr_mode 0x%llx)", c->prov,
+             c->fabric, c->atomics ? "atomics" : "no atomics", c->dc ? "delivery" : "transmit",
+             c->manual ? "manual" : "auto", (unsigned long long)c->mr_mode);
+}
+
+/* "0,2-5,9": the ranks of @p all that chose like @p like, written into @p out. */
+static void ranks_like(const choice_t *all, int n, const choice_t *like, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int r = 0; r < n && used + 24 < len; r++) {
+        if (!same_choice(&all[r], like) || (r > 0 && same_choice(&all[r - 1], like)))
+            continue;
+        int last = r;
+        while (last + 1 < n && same_choice(&all[last + 1], like))
+            last++;
+        used += (size_t)snprintf(out + used, len - used, used ? ",%d" : "%d", r);
+        if (last > r)
+            used += (size_t)snprintf(out + used, len - used, "-%d", last);
+    }
+}
+
+armcii_status_t armcii_ofi_agree(const char *call, MPI_Comm comm, int found)
+{
+    choice_t mine;
+    memset(&mine, 0, sizeof mine);
+    mine.ok = found;
+    if (found) {
+        const struct fi_info *i = armcii_ofi.info;
+        snprintf(mine.prov, sizeof mine.prov, "%s", i->fabric_attr->prov_name);
+        snprintf(mine.fabric, sizeof mine.fabric, "%s",
+                 i->fabric_attr->name ? i->fabric_attr->name : "?");
+        mine.mr_mode = i->domain_attr->mr_mode;
+        mine.order = i->tx_attr->msg_order;
+        mine.atomics = armcii_ofi.atomic_cap;
+        mine.dc = armcii_ofi.delivery_complete;
+        mine.manual = i->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+    }
+    int n;
+    MPI_Comm_size(comm, &n);
+    choice_t *all = malloc((size_t)n * sizeof(*all));
+    if (!all)
+        return ARMCII_ENOMEM;
+    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, comm);
+    int kinds = 0, first_other = -1;
+    armcii_status_t st = ARMCII_OK;
+    for (int r = 0; r < n; r++) {
+        if (!all[r].ok)
+            st = ARMCII_EFABRIC; /* that process said why */
+        else if (first_other < 0 && !same_choice(&all[r], &all[0]))
+            first_other = r;
+    }
+    if (st != ARMCII_OK || first_other < 0) {
+        free(all);
+        return st;
+    }
+    /* Every distinct choice, in the order of its lowest rank, with the ranks that made it. */
+    char msg[900], ranks[160], what[200];
+    size_t used = (size_t)snprintf(msg, sizeof msg,
+                                   "the processes chose different libfabric providers or "
+                                   "settings and could not reach each other:");
+    for (int r = 0; r < n && used < sizeof msg; r++) {
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = same_choice(&all[q], &all[r]);
+        if (seen)
+            continue;
+        if (++kinds > 4) {
+            used += (size_t)snprintf(msg + used, sizeof msg - used, " ...");
+            break;
+        }
+        ranks_like(all, n, &all[r], ranks, sizeof ranks);
+        describe(&all[r], what, sizeof what);
+        used +=
+            (size_t)snprintf(msg + used, sizeof msg - used, "%s rank%s %s: %s",
+                             kinds > 1 ? ";" : "", strpbrk(ranks, ",-") ? "s" : "", ranks, what);
+    }
+    free(all);
+    armcii_fatal(call,
+                 "%s. Set FI_PROVIDER (and the provider's interface, e.g. FI_TCP_IFACE) the "
+                 "same for every process; `armci-info` on each node shows what it would choose",
+                 msg);
+}
