@@ -42,13 +42,15 @@ static int atomics_trusted(const char *prov)
     return 1;
 }
 
-/* Providers that carry out atomics in software at the target (the utility layers and the
- * socket providers) gain nothing over our own target-side accumulate, and lose: on
- * tcp;ofi_rxm native accumulates took two to two and a half times as long, small and large. "auto"
- * uses native atomics only elsewhere (NICs with atomics). */
+/* Providers that carry out atomics in software at the target (the utility layers, the
+ * socket providers, and efa, whose SRD transport has no atomic operations: its RDM
+ * endpoint sends them as messages that the target's progress applies) gain nothing over
+ * our own target-side accumulate, and lose: on tcp;ofi_rxm native accumulates took two to
+ * two and a half times as long, small and large. "auto" uses native atomics only
+ * elsewhere (NICs with atomics). */
 static int atomics_emulated(const char *prov)
 {
-    static const char *const soft[] = {"ofi_rxm", "ofi_rxd", "tcp", "udp", "sockets"};
+    static const char *const soft[] = {"ofi_rxm", "ofi_rxd", "tcp", "udp", "sockets", "efa"};
     for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
         if (strstr(prov, soft[i]))
             return 1;
