@@ -30,9 +30,11 @@ one() { # one NAME NPROCS ENV...: runs $prog
 }
 
 # The runs are data: testing/mpi/matrix, one line per setting (its head says how to read
-# it). `read` without -r joins a line that ends in a backslash to the next.
+# it; matrix.sh writes its sets out). SUITE_TAG=WORD runs only the lines tagged WORD (the
+# CI's part under a second MPI family: every-mpi).
 matrix=$here/mpi/matrix
 default_ifs=$IFS
+only=${SUITE_TAG:-}
 
 # Makefile.am builds every testing/mpi/t_*.c, and the matrix says how each runs; nothing
 # else lists them. So: every program there is built; each runs, by a line of the matrix or
@@ -59,10 +61,18 @@ report $status "every testing/mpi/t_*.c is built" "$unbuilt"
 report $status "every testing/mpi/t_*.c runs, and every program of the matrix has its source" "$unrun"
 rm -f "$unbuilt" "$unrun"
 
-while IFS='|' read progs nprocs label envs where; do
-    case $progs in '#'* | '') continue ;; esac
+lines=$(mktemp)
+if ! matrix_lines "$matrix" >"$lines" 2>"$lines.err"; then
+    report 1 "testing/mpi/matrix reads" "$lines.err"
+    rm -f "$lines" "$lines.err"
+    finish suite
+    exit 1
+fi
+rm -f "$lines.err"
+while IFS='|' read progs nprocs label envs tags; do
     label=$(echo $label)
-    [ "$(echo $where)" = plain ] && [ "$san" = 1 ] && continue
+    [ "$san" = 1 ] && matrix_has_tag "$tags" plain && continue
+    [ -n "$only" ] && ! matrix_has_tag "$tags" "$only" && continue
     IFS=,
     for p in $progs; do # (the list is split once, here)
         IFS=$default_ifs
@@ -73,5 +83,6 @@ while IFS='|' read progs nprocs label envs where; do
         done
     done
     IFS=$default_ifs
-done <"$matrix"
+done <"$lines"
+rm -f "$lines"
 finish suite
