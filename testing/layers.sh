@@ -64,7 +64,7 @@ armcii_node src/transport/shm.c
 armcii_am_deferred src/transport/am.c
 armcii_agg_addrs src/agg/agg.c
 armcii_cache_engine src/cache/runtime.c'
-readers='armcii_(pool_nbound|pool_bytes|hdl_state|region_find|region_find_fast|region_bytes|region_touch|select_get|select_put|select_acc|env_first_difference|wait_zero)|touch_counted|touch_pool'
+readers='armcii_(pool_nbound|pool_bytes|hdl_state|region_find|region_find_fast|region_bytes|region_touch|select_get|select_put|select_put_rma|select_acc|env_first_difference|wait_zero)|touch_counted|touch_pool'
 log=$(mktemp)
 echo "$owners" | while read -r name owner header; do
     grep -Eq "^(const )?[A-Za-z_][A-Za-z_0-9]* \**$name( |;|\[)" "$top/$owner" ||

@@ -299,9 +299,11 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         } else {
             const armcii_seg_t *seg = armcii_seg_of(call, target, r, len);
             uint64_t raddr = armcii_seg_raddr(seg, (uintptr_t)r);
+            /* (a block this long moves by RMA: never as a message, whatever
+             * ARMCI_PUT_MESSAGE_MAX says of contiguous puts) */
             if (what == ARMCII_OP_PUT)
                 armcii_ofi_put(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
-                               armcii_select_put(&armcii_rt.limits, path, len, 0));
+                               armcii_select_put_rma(&armcii_rt.limits, len, 0));
             else
                 armcii_ofi_get(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
                                armcii_select_get(&armcii_rt.limits, path, len, 0));

@@ -45,23 +45,32 @@ typedef struct {
 void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
                           long buffered_max, long message_max, long acc_native, int shm_peers);
 
+/** Put of @p len bytes over the fabric by an RMA write, for a caller that never sends it
+ *  as a message (a block of a strided or vector put long enough to move by RMA):
+ *  inject, buffered or direct; @p local_registered: the source lies in registered memory. */
+static inline armcii_proto_t armcii_select_put_rma(const armcii_sel_limits_t *l, size_t len,
+                                                   int local_registered)
+{
+    /* Inject first: the provider copies the data at once, the call returns with the
+     * buffer reusable and no registration is involved. */
+    if (len <= l->inject_max)
+        return ARMCII_PROTO_INJECT;
+    if (len <= l->buffered_max)
+        return ARMCII_PROTO_BUFFERED;
+    if (l->mr_local && !local_registered)
+        return ARMCII_PROTO_BUFFERED;
+    return ARMCII_PROTO_DIRECT;
+}
+
 /** Put of @p len bytes; @p local_registered: the source lies in registered memory. */
 static inline armcii_proto_t armcii_select_put(const armcii_sel_limits_t *l, armcii_path_t path,
                                                size_t len, int local_registered)
 {
     if (path != ARMCII_PATH_FABRIC)
         return ARMCII_PROTO_LOCAL;
-    /* Inject first: the provider copies the data at once, the call returns with the
-     * buffer reusable and no registration is involved. */
-    if (len <= l->inject_max)
-        return ARMCII_PROTO_INJECT;
-    if (len <= l->message_max)
+    if (len > l->inject_max && len <= l->message_max)
         return ARMCII_PROTO_MESSAGE;
-    if (len <= l->buffered_max)
-        return ARMCII_PROTO_BUFFERED;
-    if (l->mr_local && !local_registered)
-        return ARMCII_PROTO_BUFFERED;
-    return ARMCII_PROTO_DIRECT;
+    return armcii_select_put_rma(l, len, local_registered);
 }
 
 /** Get of @p len bytes into a destination that is (or is not) registered. */

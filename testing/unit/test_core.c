@@ -542,6 +542,18 @@ static void test_select(void)
     CU_ASSERT_EQUAL(armcii_select_put(&msg, ARMCII_PATH_FABRIC, 64, 0), ARMCII_PROTO_INJECT);
     CU_ASSERT_EQUAL(armcii_select_put(&msg, ARMCII_PATH_FABRIC, 65, 0), ARMCII_PROTO_MESSAGE);
     CU_ASSERT_STRING_EQUAL(armcii_proto_name(ARMCII_PROTO_MESSAGE), "message");
+    /* A block a strided put moves by RMA is never a message: armci_ofi_put carries no
+     * message, and took one for a direct write without a registered source, which a
+     * provider that requires FI_MR_LOCAL refuses (found by ARMCI_MR_MODE=strict). */
+    msg.inject_max = 0;
+    CU_ASSERT_EQUAL(armcii_select_put_rma(&msg, 16384, 0), ARMCII_PROTO_DIRECT);
+    CU_ASSERT_EQUAL(armcii_select_put_rma(&msg, 8, 0), ARMCII_PROTO_DIRECT);
+    msg.mr_local = 1;
+    CU_ASSERT_EQUAL(armcii_select_put_rma(&msg, 16384, 0), ARMCII_PROTO_BUFFERED);
+    CU_ASSERT_EQUAL(armcii_select_put_rma(&msg, 16384, 1), ARMCII_PROTO_DIRECT);
+    CU_ASSERT_EQUAL(armcii_select_put(&msg, ARMCII_PATH_FABRIC, 16384, 0), ARMCII_PROTO_MESSAGE);
+    msg.inject_max = 64;
+    CU_ASSERT_EQUAL(armcii_select_put_rma(&msg, 64, 0), ARMCII_PROTO_INJECT);
 }
 
 /* The limits the core derives from what a transport reports (armcii_select_limits). */
