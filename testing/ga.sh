@@ -40,6 +40,9 @@ one "ga np=4 fabric tcp, NbTest in flight" 4 ARMCI_SHM=0 FI_PROVIDER=tcp T_INFLI
 one "ga np=2 fabric shm-provider" 2 ARMCI_SHM=0 FI_PROVIDER=shm
 one "ga np=3 fabric sockets" 3 ARMCI_SHM=0 FI_PROVIDER=sockets
 one "ga np=3 fabric tcp, native atomics" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
+# registration as verbs, efa and cxi require it (ARMCI_MR_MODE=strict; shm: by virtual address)
+one "ga np=4 fabric tcp, strict registration" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MR_MODE=strict
+one "ga np=2 fabric shm-provider, strict registration" 2 ARMCI_SHM=0 FI_PROVIDER=shm ARMCI_MR_MODE=strict
 one "ga np=4 shm, one domain per process" 4 ARMCI_SHM=1 ARMCI_DOMAIN_NODE=0
 one "ga np=4, two nodes of 2 (shared memory within, tcp between)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "ga np=3, nodes of 2 and 1" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
@@ -48,5 +51,6 @@ bin=${top_builddir:-.}/testing/ga/t_gaf
 one "gaf np=2 shm" 2 ARMCI_SHM=1
 one "gaf np=4 shm" 4 ARMCI_SHM=1
 one "gaf np=3 fabric tcp" 3 ARMCI_SHM=0 FI_PROVIDER=tcp
+one "gaf np=3 fabric tcp, strict registration" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MR_MODE=strict
 one "gaf np=4, two nodes of 2" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 finish ga

@@ -152,6 +152,8 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",
                      armcii_rt.env.PLACEMENT);
     armcii_place_init(place, armcii_topo.hw_l2, armcii_topo.hw_l3, armcii_topo.machine_size);
+    if (strcmp(armcii_rt.env.MR_MODE, "auto") != 0 && strcmp(armcii_rt.env.MR_MODE, "strict") != 0)
+        armcii_fatal(call, "ARMCI_MR_MODE=%s is not auto or strict", armcii_rt.env.MR_MODE);
     armcii_yield_init();
     armcii_put_open_init();
     if ((st = armcii_live_init()) != ARMCII_OK)

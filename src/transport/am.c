@@ -127,8 +127,9 @@ am_ctx_t *am_cookie_ctx(uint64_t cookie)
 
 static int post_recv(ofi_op_t *op)
 {
-    return (int)fi_recv(armcii_ofi.ep, op->bounce, am.buf_size, am.mr.desc, FI_ADDR_UNSPEC,
-                        &op->ctx);
+    void *desc =
+        OFI_LOCAL("armci progress", "fi_recv", armcii_tp.rank, op->bounce, am.buf_size, am.mr.desc);
+    return (int)fi_recv(armcii_ofi.ep, op->bounce, am.buf_size, desc, FI_ADDR_UNSPEC, &op->ctx);
 }
 
 static void enqueue(int to, void *buf, size_t len, int is_bounce, int is_request)
@@ -162,8 +163,8 @@ static int try_send_bounce(int to, void *b, size_t len)
     op->kind = OFI_OP_SEND;
     op->target = to;
     op->bounce = b;
-    int rc = (int)fi_send(armcii_ofi.ep, b, len, armcii_ofi.bounce_mr.desc,
-                          armcii_ofi.peers[to].addr, &op->ctx);
+    void *desc = OFI_LOCAL("armci", "fi_send", to, b, len, armcii_ofi.bounce_mr.desc);
+    int rc = (int)fi_send(armcii_ofi.ep, b, len, desc, armcii_ofi.peers[to].addr, &op->ctx);
     if (rc != 0)
         armcii_ofi_op_put(op);
     return rc;

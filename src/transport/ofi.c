@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ofi_internal.h"
 #include "../core/invariant.h"
@@ -129,6 +131,91 @@ uint64_t armcii_ofi_key_next(void)
     return armcii_ofi.next_key;
 }
 
+/*
+ * ARMCI_MR_MODE=strict: on a provider that asks nothing of registrations (tcp, sockets),
+ * the runtime behaves as the providers of RDMA NICs require, so that those paths run here:
+ *   FI_MR_LOCAL     every local buffer has a registration's descriptor: data go through
+ *                   bounce buffers (the selector's rule), and each transfer's descriptor is
+ *                   checked against the registration holding its buffer (below);
+ *   FI_MR_PROV_KEY  keys are the provider's: each registration asks for one that looks
+ *                   like a provider's (scattered, different in every process), and peers
+ *                   learn every block's key instead of agreeing on one;
+ *   FI_MR_ENDPOINT  registrations are bound to the endpoint and enabled, where the provider
+ *                   accepts it;
+ *   FI_MR_ALLOCATED only mapped memory is registered (checked with mincore).
+ * FI_MR_VIRT_ADDR cannot be imposed: a provider that addresses registrations by offset
+ * reads any address as one. The shm provider asks for it (FI_PROVIDER=shm).
+ */
+#define STRICT_BITS (FI_MR_LOCAL | FI_MR_PROV_KEY | FI_MR_ENDPOINT | FI_MR_ALLOCATED)
+
+/* A key as a provider would pick it: a bijection of the process's registration count and
+ * its rank (splitmix64's finaliser), so keys are unique in the process and scattered. */
+static uint64_t strict_key(uint64_t n)
+{
+    uint64_t z = n + ((uint64_t)armcii_tp.rank << 40) + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void checked_add(void *buf, size_t len, void *desc, void *real)
+{
+    if (armcii_ofi.nchecked == armcii_ofi.checked_cap) {
+        int cap = armcii_ofi.checked_cap ? 2 * armcii_ofi.checked_cap : 16;
+        ofi_checked_t *c = realloc(armcii_ofi.checked, (size_t)cap * sizeof(*c));
+        if (!c)
+            armcii_fatal("armci", "out of memory for the registrations ARMCI_MR_MODE checks");
+        armcii_ofi.checked = c;
+        armcii_ofi.checked_cap = cap;
+    }
+    armcii_ofi.checked[armcii_ofi.nchecked++] =
+        (ofi_checked_t){.base = (uintptr_t)buf, .len = len, .desc = desc, .real = real};
+}
+
+static void checked_drop(void *desc)
+{
+    for (int i = 0; i < armcii_ofi.nchecked; i++) {
+        if (armcii_ofi.checked[i].desc == desc) {
+            armcii_ofi.checked[i] = armcii_ofi.checked[--armcii_ofi.nchecked];
+            return;
+        }
+    }
+}
+
+void *armcii_ofi_local_check(const char *call, const char *what, int target, const void *buf,
+                             size_t len, void *desc)
+{
+    uintptr_t b = (uintptr_t)buf;
+    for (int i = 0; desc && i < armcii_ofi.nchecked; i++) {
+        const ofi_checked_t *c = &armcii_ofi.checked[i];
+        if (c->desc == desc && b >= c->base && len <= c->len && b - c->base <= c->len - len)
+            return c->real;
+    }
+    armcii_tp.blame(call, target);
+    armcii_fatal(call,
+                 "%s to rank %d: %zu bytes at %p %s; a provider that requires FI_MR_LOCAL "
+                 "(verbs, efa) would fail it (ARMCI_MR_MODE=strict checks what they check)",
+                 what, target, len, buf,
+                 desc ? "lie outside the registration their descriptor names"
+                      : "have no registration's descriptor");
+}
+
+/* Whether every page of [buf, buf+len) is mapped (FI_MR_ALLOCATED's rule). */
+static int mapped(void *buf, size_t len)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)buf & ~(uintptr_t)(page - 1);
+    uintptr_t hi = ((uintptr_t)buf + len + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+    unsigned char vec[64];
+    for (uintptr_t at = lo; at < hi;) {
+        size_t n = (hi - at) / (size_t)page < sizeof vec ? (hi - at) / (size_t)page : sizeof vec;
+        if (mincore((void *)at, n * (size_t)page, vec) != 0)
+            return 0;
+        at += n * (size_t)page;
+    }
+    return 1;
+}
+
 armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p)
 {
     return armcii_ofi_mr_reg_key(call, buf, len, armcii_ofi.next_key, mr_p);
@@ -146,7 +233,15 @@ armcii_status_t armcii_ofi_mr_reg_key(const char *call, void *buf, size_t len, u
                     call, len, armcii_ofi.mr_max, armcii_ofi.mr_max_from);
         return ARMCII_ENOMEM;
     }
-    int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, key, 0, &mr, NULL);
+    if ((armcii_ofi.mr_emulated & FI_MR_ALLOCATED) && !mapped(buf, len)) {
+        armcii_warn("%s: registering %zu bytes at %p, memory that is not all mapped; a provider "
+                    "that requires FI_MR_ALLOCATED would refuse it (ARMCI_MR_MODE=strict)",
+                    call, len, buf);
+        return ARMCII_EFABRIC;
+    }
+    /* The key asked for: a provider that picks its own ignores it. */
+    uint64_t asked = (armcii_ofi.mr_emulated & FI_MR_PROV_KEY) ? strict_key(key) : key;
+    int rc = fi_mr_reg(armcii_ofi.domain, buf, len, access, 0, asked, 0, &mr, NULL);
     if (rc != 0) {
         armcii_warn("%s: registering %zu bytes at %p with libfabric failed: %s", call, len, buf,
                     fi_strerror(-rc));
@@ -170,12 +265,22 @@ armcii_status_t armcii_ofi_mr_reg_key(const char *call, void *buf, size_t len, u
     mr_p->desc = fi_mr_desc(mr);
     mr_p->key = fi_mr_key(mr);
     mr_p->raddr_base = (armcii_ofi.mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)buf : 0;
+    if (armcii_ofi.mr_emulated & FI_MR_LOCAL) {
+        /* The runtime carries a descriptor of its own, distinct per registration as a
+         * provider's that requires them are; the check hands the provider's own (which
+         * may be NULL here) to the call. */
+        void *real = mr_p->desc;
+        mr_p->desc = real ? real : (void *)mr;
+        checked_add(buf, len, mr_p->desc, real);
+    }
     return ARMCII_OK;
 }
 
 void armcii_ofi_mr_dereg(armcii_mr_t *mr)
 {
     if (mr->handle) {
+        if (armcii_ofi.mr_emulated & FI_MR_LOCAL)
+            checked_drop(mr->desc);
         fi_close(&((struct fid_mr *)mr->handle)->fid);
         armcii_ofi.mr_live--;
     }
@@ -186,8 +291,9 @@ void armcii_ofi_mr_dereg(armcii_mr_t *mr)
 
 static armcii_status_t getinfo(void)
 {
-    armcii_status_t st =
-        armcii_ofi_choose(&armcii_ofi.info, &armcii_ofi.atomic_cap, &armcii_ofi.delivery_complete);
+    int strict = strcmp(armcii_tp.env->MR_MODE, "strict") == 0;
+    armcii_status_t st = armcii_ofi_choose(strict, &armcii_ofi.info, &armcii_ofi.atomic_cap,
+                                           &armcii_ofi.delivery_complete);
     if (st == ARMCII_EFABRIC)
         armcii_warn("ARMCI_Init: no libfabric provider offers RDM endpoints with RMA and "
                     "messages (check FI_PROVIDER and `fi_info -t FI_EP_RDM -c FI_RMA`)");
@@ -336,6 +442,62 @@ static void rxm_settings(void)
     }
 }
 
+/* What ARMCI_MR_MODE=strict does on this provider, in words (one line). */
+static void strict_summary(char *out, size_t len)
+{
+    static const struct {
+        uint64_t bit;
+        const char *what;
+    } bits[] = {{FI_MR_LOCAL, "local descriptors"},
+                {FI_MR_PROV_KEY, "provider keys"},
+                {FI_MR_ENDPOINT, "endpoint-bound registrations"},
+                {FI_MR_ALLOCATED, "mapped memory only"}};
+    size_t used =
+        (size_t)snprintf(out, len, "ARMCI_MR_MODE=strict on %s: emulated", armcii_ofi_provider());
+    int any = 0;
+    for (size_t i = 0; i < sizeof bits / sizeof bits[0] && used < len; i++)
+        if (armcii_ofi.mr_emulated & bits[i].bit)
+            used +=
+                (size_t)snprintf(out + used, len - used, "%s %s", any++ ? "," : "", bits[i].what);
+    if (!any && used < len)
+        used += (size_t)snprintf(out + used, len - used, " nothing (the provider asks it all)");
+    if (armcii_ofi.mr_refused && used < len)
+        used += (size_t)snprintf(out + used, len - used, "; refused by the provider: %s",
+                                 armcii_ofi.mr_refused_why);
+    if (!(armcii_ofi.mr_mode & FI_MR_VIRT_ADDR) && used < len)
+        snprintf(out + used, len - used,
+                 "; not virtual addresses: the provider addresses registrations by offset");
+}
+
+/* Strict registration binds registrations to the endpoint where the provider accepts it;
+ * one that does not (binding is its own to refuse) says so and goes on without. */
+static armcii_status_t strict_endpoint_probe(void)
+{
+    if (!(armcii_ofi.mr_emulated & FI_MR_ENDPOINT))
+        return ARMCII_OK;
+    static uint64_t word;
+    struct fid_mr *mr;
+    uint64_t access = FI_REMOTE_READ | FI_REMOTE_WRITE;
+    int rc =
+        fi_mr_reg(armcii_ofi.domain, &word, sizeof word, access, 0, strict_key(0), 0, &mr, NULL);
+    if (rc != 0) {
+        armcii_warn("ARMCI_Init: registering a word failed: %s", fi_strerror(-rc));
+        return ARMCII_EFABRIC;
+    }
+    rc = fi_mr_bind(mr, &armcii_ofi.ep->fid, 0);
+    if (rc == 0)
+        rc = fi_mr_enable(mr);
+    fi_close(&mr->fid);
+    if (rc != 0) {
+        armcii_ofi.mr_emulated &= ~(uint64_t)FI_MR_ENDPOINT;
+        armcii_ofi.mr_mode &= ~(uint64_t)FI_MR_ENDPOINT;
+        armcii_ofi.mr_refused = "endpoint-bound registrations (fi_mr_bind to the endpoint: ";
+        snprintf(armcii_ofi.mr_refused_why, sizeof armcii_ofi.mr_refused_why, "%s%s)",
+                 armcii_ofi.mr_refused, fi_strerror(-rc));
+    }
+    return ARMCII_OK;
+}
+
 armcii_status_t armcii_ofi_open(void)
 {
     rxm_settings();
@@ -356,6 +518,10 @@ armcii_status_t armcii_ofi_open(void)
     }
     armcii_ofi.caps.manual_progress = info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     armcii_ofi.next_key = 1;
+    if (strcmp(armcii_tp.env->MR_MODE, "strict") == 0) {
+        armcii_ofi.mr_emulated = STRICT_BITS & ~armcii_ofi.mr_mode;
+        armcii_ofi.mr_mode |= armcii_ofi.mr_emulated;
+    }
     if (armcii_ofi.mr_mode & FI_MR_RAW) {
         armcii_warn("ARMCI_Init: provider %s needs raw memory keys, which armci-ofi does not "
                     "support yet",
@@ -375,6 +541,13 @@ armcii_status_t armcii_ofi_open(void)
                fi_ep_bind(armcii_ofi.ep, &armcii_ofi.cq->fid, FI_TRANSMIT | FI_RECV));
     OPEN_CHECK("fi_enable", fi_enable(armcii_ofi.ep));
 
+    if ((st = strict_endpoint_probe()) != ARMCII_OK)
+        return st;
+    if (armcii_ofi.mr_emulated && armcii_tp.rank == 0) {
+        char line[512];
+        strict_summary(line, sizeof line);
+        armcii_info_line(line);
+    }
     size_t peers_len = (size_t)armcii_tp.nproc * sizeof(ofi_peer_t);
     if (posix_memalign((void **)&armcii_ofi.peers, 64, peers_len) != 0)
         return ARMCII_ENOMEM;
@@ -483,6 +656,12 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
              c->order_waw ? " waw" : "", c->order_sas ? " sas" : "",
              c->order_raw || c->order_waw || c->order_sas ? "" : " none");
     emit(line);
+    if (armcii_ofi.mr_emulated) {
+        char strict[480];
+        strict_summary(strict, sizeof strict);
+        snprintf(line, sizeof(line), "libfabric: %s", strict);
+        emit(line);
+    }
     if (armcii_ofi.why_software[0]) {
         snprintf(line, sizeof(line), "libfabric: %s", armcii_ofi.why_software);
         emit(line);
@@ -624,6 +803,7 @@ void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, 
         } else {
             op = new_rma_op(call, req, target, to);
         }
+        desc = OFI_LOCAL(call, "fi_read", target, buf, n, desc);
         OFI_RETRY(call, "fi_read", target,
                   fi_read(armcii_ofi.ep, buf, n, desc, a, raddr + off, key, &op->ctx));
         off += n;
@@ -661,6 +841,7 @@ void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t
         } else {
             op = new_rma_op(call, req, target, from);
         }
+        desc = OFI_LOCAL(call, "fi_write", target, buf, n, desc);
         OFI_RETRY(call, "fi_write", target,
                   fi_write(armcii_ofi.ep, buf, n, desc, a, raddr + off, key, &op->ctx));
         off += n;
@@ -681,8 +862,10 @@ void armcii_ofi_flush_post(const char *call, armcii_req_t *req, int target)
     ofi_op_t *op = new_rma_op(call, req, target, NULL);
     op->kind = OFI_OP_FLUSH;
     op->bounce = b;
+    void *desc =
+        OFI_LOCAL(call, "fi_read (flush)", target, b, sizeof(uint64_t), armcii_ofi.bounce_mr.desc);
     OFI_RETRY(call, "fi_read (flush)", target,
-              fi_read(armcii_ofi.ep, b, sizeof(uint64_t), armcii_ofi.bounce_mr.desc,
-                      armcii_ofi.peers[target].addr, armcii_ofi.peers[target].flush_addr,
-                      armcii_ofi.peers[target].flush_key, &op->ctx));
+              fi_read(armcii_ofi.ep, b, sizeof(uint64_t), desc, armcii_ofi.peers[target].addr,
+                      armcii_ofi.peers[target].flush_addr, armcii_ofi.peers[target].flush_key,
+                      &op->ctx));
 }

@@ -106,8 +106,10 @@ void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void
         op->req = req;
         op->target = target;
         armcii_req_op_posted(req);
+        void *desc = OFI_LOCAL(call, "fi_atomic", target, (const char *)src + done * esize,
+                               count * esize, NULL);
         OFI_RETRY(call, "fi_atomic", target,
-                  fi_atomic(armcii_ofi.ep, (const char *)src + done * esize, count, NULL,
+                  fi_atomic(armcii_ofi.ep, (const char *)src + done * esize, count, desc,
                             armcii_ofi.peers[target].addr, raddr + done * esize, key,
                             acc_to_fi[type], FI_SUM, &op->ctx));
         done += count;
@@ -126,6 +128,8 @@ void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result
     o->target = target;
     armcii_req_op_posted(req);
     fi_addr_t a = armcii_ofi.peers[target].addr;
+    /* (no registered operand or result: never used where local buffers need them) */
+    (void)OFI_LOCAL(call, "fi_fetch_atomic", target, result, 8, NULL);
     if (op == ARMCII_RMW_CAS64)
         OFI_RETRY(call, "fi_compare_atomic", target,
                   fi_compare_atomic(armcii_ofi.ep, operand, 1, NULL, comparand, NULL, result, NULL,

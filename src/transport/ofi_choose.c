@@ -73,7 +73,8 @@ static struct fi_info *ask(const char *prov, int atomics, int dc, int manual, in
     return dup;
 }
 
-armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p)
+armcii_status_t armcii_ofi_choose(int want_virt_addr, struct fi_info **info_p, int *atomics_p,
+                                  int *dc_p)
 {
     /* The extras, most wanted first: atomics and delivery completion with manual
      * progress. Ordering is asked for last, from the same provider with the same extras,
@@ -95,8 +96,18 @@ armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *
         return ARMCII_ENOMEM;
     for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
         struct fi_info *info = ask(prov, tries[t][0], tries[t][1], tries[t][2], 1);
-        if (!info)
-            info = ask(prov, tries[t][0], tries[t][1], tries[t][2], 0);
+        /* Asked for ordering, shm addresses registrations by offset; without, by virtual
+         * address, as NICs do: strict registration takes that (ARMCI_MR_MODE). */
+        if (!info || (want_virt_addr && !(info->domain_attr->mr_mode & FI_MR_VIRT_ADDR))) {
+            struct fi_info *plain = ask(prov, tries[t][0], tries[t][1], tries[t][2], 0);
+            if (plain && (!info || (plain->domain_attr->mr_mode & FI_MR_VIRT_ADDR))) {
+                if (info)
+                    fi_freeinfo(info);
+                info = plain;
+            } else if (plain) {
+                fi_freeinfo(plain);
+            }
+        }
         if (!info)
             continue;
         free(prov);

@@ -62,6 +62,14 @@ typedef struct {
 } ofi_peer_t;
 _Static_assert(sizeof(ofi_peer_t) == 32, "two peers a cache line, none across two");
 
+/* A registration whose descriptors ARMCI_MR_MODE=strict checks (ofi.c). */
+typedef struct {
+    uintptr_t base;
+    size_t len;
+    void *desc; /* the runtime's: the provider's, or the registration where that is NULL */
+    void *real; /* the provider's */
+} ofi_checked_t;
+
 typedef struct {
     struct fi_info *info;
     struct fid_fabric *fabric;
@@ -69,8 +77,13 @@ typedef struct {
     struct fid_av *av;
     struct fid_cq *cq;
     struct fid_ep *ep;
-    ofi_peer_t *peers; /* every process of the job */
-    uint64_t mr_mode;
+    ofi_peer_t *peers;        /* every process of the job */
+    uint64_t mr_mode;         /* what registrations follow: the provider's bits, and ... */
+    uint64_t mr_emulated;     /* ... those ARMCI_MR_MODE=strict adds (ofi.c says how) */
+    const char *mr_refused;   /* a strict bit the provider refused, or NULL ... */
+    char mr_refused_why[160]; /* ... in words, with the provider's answer */
+    ofi_checked_t *checked;   /* with FI_MR_LOCAL emulated: every live registration */
+    int nchecked, checked_cap;
     uint64_t next_key;
     int delivery_complete; /* a write's completion means it reached the target's memory */
     int atomic_cap;
@@ -127,6 +140,17 @@ static inline void armcii_ofi_mark_unflushed(int target)
     armcii_ofi.peers[target].unflushed = 1;
 }
 
+/** The descriptor to hand the provider for @p len bytes at @p buf, which the runtime
+ *  passes as @p desc. Under ARMCI_MR_MODE=strict (FI_MR_LOCAL emulated) it must name the
+ *  registration holding the buffer, as a provider that requires FI_MR_LOCAL would need:
+ *  else the job ends naming the call. */
+void *armcii_ofi_local_check(const char *call, const char *what, int target, const void *buf,
+                             size_t len, void *desc);
+#define OFI_LOCAL(call, what, target, buf, len, desc)                                              \
+    ((armcii_ofi.mr_emulated & FI_MR_LOCAL)                                                        \
+         ? armcii_ofi_local_check(call, what, target, buf, len, desc)                              \
+         : (desc))
+
 /** Retry @p expr while it returns -FI_EAGAIN, driving progress in between; bounded by
  *  ARMCI_TIMEOUT. Any other failure is reported, naming the call, operation and target. */
 #define OFI_RETRY(call, what, target, expr)                                                        \
@@ -146,8 +170,10 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 /* choosing the provider (ofi_choose.c) */
 /** The provider armci-ofi runs on (shared with armci-info): libfabric's first choice for
  *  RDM + RMA + messages; then, from that provider, atomics, delivery completion, manual
- *  progress and ordering where it offers them. */
-armcii_status_t armcii_ofi_choose(struct fi_info **info_p, int *atomics_p, int *dc_p);
+ *  progress and ordering where it offers them; with @p want_virt_addr (strict
+ *  registration), ordering only where it keeps virtual addressing. */
+armcii_status_t armcii_ofi_choose(int want_virt_addr, struct fi_info **info_p, int *atomics_p,
+                                  int *dc_p);
 /** Collective over @p comm: whether every process found a provider (@p found: this one
  *  did, armcii_ofi.info), and the same one with the same settings. A mismatch ends the
  *  job naming the ranks and their choices; ARMCII_EFABRIC where one found none. */

@@ -19,8 +19,9 @@
  * the core's.
  *
  * Its files: host.c (the host), shm.c (the node heap and its control blocks) and
- * nodelock.c (the node's locks); ofi_load.c (libfabric, opened when first needed), ofi.c
- * (endpoint, registrations, bounce buffers, reads and writes) and ofi_atomic.c
+ * nodelock.c (the node's locks); ofi_load.c (libfabric, opened when first needed),
+ * ofi_choose.c (which provider, the same in every process), ofi.c (endpoint,
+ * registrations, bounce buffers, reads and writes) and ofi_atomic.c
  * (libfabric's atomics); am.c (the active-message engine), am_build.c (the origin's
  * builder), am_target.c (the target's handlers) and am_acks.c (acknowledgements a target
  * defers). Of the core's headers it includes only the leaves docs/layers.md lists
