@@ -212,5 +212,28 @@ peer destroy_held "ARMCIX_Destroy_mutexes_hdl: mutex 0 at process 1 is still hel
 expect destroyed "is not a mutex handle of ARMCIX_Create_mutexes_hdl (or was destroyed)"
 expect color "ARMCIX_Group_split: color -3 is negative (and not MPI_UNDEFINED)"
 expect create_null "ARMCIX_Create_mutexes_hdl: the group is NULL"
+# Settings that are not errors but cost: the job runs to its end, and rank 0 says so.
+warns() { # warns NAME "expected text" ENV...: t_contig at 2 processes
+    [ "$only_peers" = 0 ] || return 0
+    name=$1 want=$2
+    shift 2
+    log=$(mktemp)
+    TEST_TIMEOUT=60 env "$@" "$run" 2 "${top_builddir:-.}/testing/mpi/t_contig" >"$log" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && grep -q " 0 failed" "$log" && all_in "$log" "$want"; then
+        report 0 "warns/$name $*"
+    else
+        report 1 "warns/$name $* (exit $rc, or the message lacks '$want')" "$log"
+    fi
+    rm -f "$log"
+}
+. "$here/launcher.sh" # MPI_FAMILY
+# MPI that opened libfabric before ARMCI_Init (Open MPI's ofi MTL): rxm's settings were read
+if [ "$MPI_FAMILY" = openmpi ]; then
+    warns rxm_late "ARMCI_Init: libfabric was opened before ARMCI_Init&&FI_OFI_RXM_MSG_RX_SIZE=1024" \
+        ARMCI_SHM=0 FI_PROVIDER=tcp MPI_NET=fabric
+else
+    skip "warns/rxm_late" "MPI opens no libfabric here ($MPI_FAMILY: UCX)"
+fi
 [ "$only_peers" = 0 ] || [ "$pass" -gt 0 ] || report 1 "errors: ERRORS_PEERS_ONLY=1 ran no case"
 finish errors

@@ -43,6 +43,9 @@ one "ga np=3 fabric tcp, native atomics" 3 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC
 # registration as verbs, efa and cxi require it (ARMCI_MR_MODE=strict; shm: by virtual address)
 one "ga np=4 fabric tcp, strict registration" 4 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MR_MODE=strict
 one "ga np=2 fabric shm-provider, strict registration" 2 ARMCI_SHM=0 FI_PROVIDER=shm ARMCI_MR_MODE=strict
+# MPI on the fabric beside us (Open MPI's ofi MTL; under MPICH, UCX as always)
+one "ga np=4 fabric tcp, MPI on the fabric" 4 ARMCI_SHM=0 FI_PROVIDER=tcp MPI_NET=fabric
+one "ga np=4 shm, MPI on the fabric" 4 ARMCI_SHM=1 MPI_NET=fabric
 one "ga np=4 shm, one domain per process" 4 ARMCI_SHM=1 ARMCI_DOMAIN_NODE=0
 one "ga np=4, two nodes of 2 (shared memory within, tcp between)" 4 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp
 one "ga np=3, nodes of 2 and 1" 3 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp

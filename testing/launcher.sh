@@ -32,6 +32,12 @@ launcher_env() {
         # MPI's messages over shared memory and TCP, libfabric left to us; a caller that
         # sets pml/mtl (MPI on the fabric) keeps its choice, and MPI_NET=tcp means TCP alone.
         [ "${MPI_NET:-}" = tcp ] && OMPI_MCA_btl=self,tcp
+        # MPI_NET=fabric: MPI's messages through libfabric too (its ofi MTL, the default on
+        # EFA and CXI; Open MPI 4.1 leaves tcp out of it unless included)
+        if [ "${MPI_NET:-}" = fabric ]; then
+            OMPI_MCA_pml=cm OMPI_MCA_mtl=ofi
+            export OMPI_MCA_mtl_ofi_provider_include="${OMPI_MCA_mtl_ofi_provider_include:-tcp;ofi_rxm}"
+        fi
         export OMPI_MCA_pml="${OMPI_MCA_pml:-ob1}" OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader,tcp}"
         export OMPI_MCA_mtl="${OMPI_MCA_mtl:-^ofi,psm,psm2}"
         export OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -43,8 +49,9 @@ launcher_env() {
         ;;
     mpich)
         # MPICH on UCX (Debian's build): TCP alone when asked, else UCX's own choice
-        # (shared memory within a host). Its one-sided goes by messages wherever the
-        # network cannot reach memory itself, and hydra has no setting for yielding.
+        # (shared memory within a host); MPI_NET=fabric is what it always is, UCX beside
+        # our libfabric. Its one-sided goes by messages wherever the network cannot reach
+        # memory itself, and hydra has no setting for yielding.
         if [ "${MPI_NET:-}" = tcp ]; then export UCX_TLS=self,tcp; fi
         ;;
     srun) ;;

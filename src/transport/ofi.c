@@ -420,25 +420,45 @@ static int tcp_likely(void)
  */
 static void rxm_settings(void)
 {
-    char v[32];
+    char v[32], lost[200] = "";
+    size_t used = 0;
+    /* Where MPI opened libfabric first (Open MPI's ofi MTL), libfabric read these then: the
+     * values go into the environment all the same (for armci-info and ARMCI_VERBOSE), and
+     * the job is told which ones to set itself. They would apply to MPI's use of rxm too. */
+    int late = armcii_fi_opened_elsewhere();
     long want = armcii_tp.env->TCP_EAGER;
     const char *prov = getenv("FI_PROVIDER");
     if (want != 0 && !getenv("FI_OFI_RXM_EAGER_LIMIT") &&
         (want > 0 || (prov && strstr(prov, "tcp")))) {
         snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->BOUNCE_SIZE);
         setenv("FI_OFI_RXM_EAGER_LIMIT", v, 0);
+        used += (size_t)snprintf(lost + used, sizeof lost - used, " FI_OFI_RXM_EAGER_LIMIT=%s", v);
     }
-    if (!tcp_likely())
-        return;
-    if (armcii_tp.env->RXM_RECV > 0 && !getenv("FI_OFI_RXM_MSG_RX_SIZE")) {
-        snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->RXM_RECV);
-        setenv("FI_OFI_RXM_MSG_RX_SIZE", v, 0);
-        armcii_ofi.rxm_set |= 1;
+    if (tcp_likely()) {
+        if (armcii_tp.env->RXM_RECV > 0 && !getenv("FI_OFI_RXM_MSG_RX_SIZE")) {
+            snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->RXM_RECV);
+            setenv("FI_OFI_RXM_MSG_RX_SIZE", v, 0);
+            armcii_ofi.rxm_set |= 1;
+            used +=
+                (size_t)snprintf(lost + used, sizeof lost - used, " FI_OFI_RXM_MSG_RX_SIZE=%s", v);
+        }
+        if (armcii_tp.env->RXM_BUFFER > 0 && !getenv("FI_OFI_RXM_BUFFER_SIZE")) {
+            snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->RXM_BUFFER);
+            setenv("FI_OFI_RXM_BUFFER_SIZE", v, 0);
+            armcii_ofi.rxm_set |= 2;
+            used +=
+                (size_t)snprintf(lost + used, sizeof lost - used, " FI_OFI_RXM_BUFFER_SIZE=%s", v);
+        }
     }
-    if (armcii_tp.env->RXM_BUFFER > 0 && !getenv("FI_OFI_RXM_BUFFER_SIZE")) {
-        snprintf(v, sizeof v, "%ld", (long)armcii_tp.env->RXM_BUFFER);
-        setenv("FI_OFI_RXM_BUFFER_SIZE", v, 0);
-        armcii_ofi.rxm_set |= 2;
+    if (late && used > 0) {
+        armcii_ofi.rxm_set |= 4;
+        if (armcii_tp.rank == 0)
+            armcii_warn("ARMCI_Init: libfabric was opened before ARMCI_Init (by MPI on the "
+                        "fabric?) and read its settings then: armci-ofi's tuning of "
+                        "tcp;ofi_rxm did not apply (ARMCI_TCP_EAGER, ARMCI_RXM_RECV, "
+                        "ARMCI_RXM_BUFFER; rxm's own buffers cost 4 to 7 times the memory). "
+                        "Set in the job's environment, for MPI's use of rxm too:%s",
+                        lost);
     }
 }
 
@@ -656,6 +676,8 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
              c->order_waw ? " waw" : "", c->order_sas ? " sas" : "",
              c->order_raw || c->order_waw || c->order_sas ? "" : " none");
     emit(line);
+    snprintf(line, sizeof(line), "libfabric: %s", armcii_fi_loaded());
+    emit(line);
     if (armcii_ofi.mr_emulated) {
         char strict[480];
         strict_summary(strict, sizeof strict);
@@ -672,12 +694,14 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
                  eager);
         emit(line);
     }
-    if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && armcii_ofi.rxm_set) {
-        snprintf(line, sizeof(line), "libfabric: %s%s (ARMCI_RXM_RECV), %s%s (ARMCI_RXM_BUFFER)",
+    if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && (armcii_ofi.rxm_set & 3)) {
+        snprintf(line, sizeof(line), "libfabric: %s%s (ARMCI_RXM_RECV), %s%s (ARMCI_RXM_BUFFER)%s",
                  armcii_ofi.rxm_set & 1 ? "FI_OFI_RXM_MSG_RX_SIZE=" : "receives ",
                  armcii_ofi.rxm_set & 1 ? getenv("FI_OFI_RXM_MSG_RX_SIZE") : "left alone",
                  armcii_ofi.rxm_set & 2 ? "FI_OFI_RXM_BUFFER_SIZE=" : "buffer size ",
-                 armcii_ofi.rxm_set & 2 ? getenv("FI_OFI_RXM_BUFFER_SIZE") : "left alone");
+                 armcii_ofi.rxm_set & 2 ? getenv("FI_OFI_RXM_BUFFER_SIZE") : "left alone",
+                 armcii_ofi.rxm_set & 4 ? "; not applied: libfabric was opened before ARMCI_Init"
+                                        : "");
         emit(line);
     }
 }

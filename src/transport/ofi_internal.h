@@ -26,6 +26,11 @@ typedef struct {
 extern armcii_fi_fns_t armcii_fi;
 /** Opens libfabric and fills armcii_fi, once; NULL on success, else what failed. */
 const char *armcii_fi_load(void);
+/** Whether libfabric is in the process already, opened by someone else (MPI on the
+ *  fabric): it has then read its environment, and settings put there now are not seen. */
+int armcii_fi_opened_elsewhere(void);
+/** Once loaded: the version of the libfabric opened and its file, in words. */
+const char *armcii_fi_loaded(void);
 #define fi_getinfo     armcii_fi.getinfo
 #define fi_freeinfo    armcii_fi.freeinfo
 #define fi_dupinfo     armcii_fi.dupinfo
@@ -88,7 +93,7 @@ typedef struct {
     int delivery_complete; /* a write's completion means it reached the target's memory */
     int atomic_cap;
     int rxm_set; /* 1: FI_OFI_RXM_MSG_RX_SIZE came from ARMCI_RXM_RECV, 2: FI_OFI_RXM_BUFFER_SIZE
-                  * from ARMCI_RXM_BUFFER */
+                  * from ARMCI_RXM_BUFFER; 4: too late, libfabric was opened before */
     char why_software[400]; /* why a node with RDMA devices runs on a software provider */
     armcii_caps_t caps;     /* what armcii_ofi_open found: armcii_ofi_init's report to the core
                              * but for the atomics, which ofi_atomic.c adds to the report */

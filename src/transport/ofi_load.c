@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -27,6 +28,7 @@ armcii_fi_fns_t armcii_fi;
 
 static void *handle;
 static char load_error[256];
+static char loaded[320]; /* "libfabric 1.17 (/usr/lib/.../libfabric.so.1)" */
 
 static void *lookup(const char *name, const char *version)
 {
@@ -53,6 +55,31 @@ static void load_once(void)
     *(void **)&f.strerror = lookup("fi_strerror", ARMCII_FI_STRERROR_VERSION);
     if (f.getinfo && f.freeinfo && f.dupinfo && f.fabric && f.strerror)
         armcii_fi = f;
+    /* Which file the name found, and its own version: the library configure saw need not
+     * be the one a node has (its fi_version, unversioned: every libfabric has it). */
+    struct link_map *map = NULL;
+    const char *path = dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name[0]
+                           ? map->l_name
+                           : ARMCII_FI_LIB;
+    uint32_t (*version)(void);
+    *(void **)&version = dlsym(handle, "fi_version");
+    uint32_t v = version ? version() : 0;
+    snprintf(loaded, sizeof(loaded), "libfabric %u.%u (%s)", FI_MAJOR(v), FI_MINOR(v), path);
+}
+
+int armcii_fi_opened_elsewhere(void)
+{
+    if (handle)
+        return 0; /* ours: it read the environment when we opened it */
+    void *h = dlopen(ARMCII_FI_LIB, RTLD_NOLOAD | RTLD_LAZY);
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
+const char *armcii_fi_loaded(void)
+{
+    return loaded;
 }
 
 const char *armcii_fi_load(void)

@@ -404,9 +404,12 @@ void armcii_shm_free(size_t off, size_t rounded)
      * the next allocation there. So only large blocks give theirs back. */
     if (rounded >= (size_t)armcii_tp.env->SHM_RELEASE_MIN) {
         if (armcii_node.heap_fd >= 0) {
-            if (backing.n < backing.cap &&
-                fallocate(armcii_node.heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                          (off_t)(addr - armcii_node.heap_base), (off_t)rounded) == 0)
+            /* The hole is punched through this process's mapping (MADV_REMOVE), not the
+             * file (fallocate): the same release, but one that the memory monitors of a
+             * registration cache in this process see (libfabric's memhooks and uffd, Open
+             * MPI's patcher, UCX's hooks: MPI on the fabric), so that none keeps a NIC
+             * registration of the old pages for this range. */
+            if (backing.n < backing.cap && madvise(addr, rounded, MADV_REMOVE) == 0)
                 backing.released[backing.n++] = (armcii_span_t){off, rounded};
         } else {
             madvise(addr, rounded, MADV_DONTNEED);
