@@ -83,6 +83,9 @@ for layout in "2 2" "4 1"; do
         done
     done
 done
+# a site's bring-up: every host checks itself, the first process prints one line per host
+one "armci-info --check, 2 hosts x 2" 2 4 '^2 host\(s\), 0 failed check\(s\)$' -- \
+    "$top/src/tools/armci-info" --check
 # uneven: 3 processes on 2 hosts (2 + 1)
 for t in t_contig t_handles t_groups t_coll; do
     one "$t, 3 processes on 2 hosts" 2 3 "" -- "$bin/$t"

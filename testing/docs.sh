@@ -25,6 +25,32 @@ if command -v python3 >/dev/null; then
 fi
 ARMCI_SHM=maybe "$info" >/dev/null 2>&1 && result "accepted" "armci-info rejects a bad value" ||
     result ok "armci-info rejects a bad value"
+# --help, --version, a bad option
+"$info" --help | grep -q -- "--check" && result ok "armci-info --help describes every option" ||
+    result "no --check in it" "armci-info --help describes every option"
+ver=$(sed -n 's/^AC_INIT(\[armci-ofi\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
+"$info" --version | grep -qx "armci-info (armci-ofi) $ver" && result ok "armci-info --version says $ver" ||
+    result "not $ver" "armci-info --version says configure.ac's version"
+"$info" --sideways >/dev/null 2>&1
+[ $? = 2 ] && result ok "armci-info refuses an unknown option (exit 2)" ||
+    result "exit not 2" "armci-info refuses an unknown option (exit 2)"
+# --check: this node passes; a provider that does not exist fails it, named
+chk=$("$info" --check)
+rc=$?
+[ $rc = 0 ] && echo "$chk" | grep -q '^  ok    provider: tcp;ofi_rxm' &&
+    echo "$chk" | grep -q '^  ok    libfabric [0-9]' && echo "$chk" | grep -q '^0 failed' &&
+    result ok "armci-info --check passes here, naming libfabric and the provider" ||
+    result "exit $rc" "armci-info --check passes here, naming libfabric and the provider"
+chk=$(FI_PROVIDER=nosuch "$info" --check)
+rc=$?
+[ $rc = 1 ] && echo "$chk" | grep -q '^  FAIL  provider: none offers RDM endpoints' &&
+    result ok "armci-info --check fails where no provider fits (FI_PROVIDER=nosuch)" ||
+    result "exit $rc" "armci-info --check fails where no provider fits (FI_PROVIDER=nosuch)"
+# under a launcher: one line per host (cluster.sh runs it across hosts)
+chk=$("$(dirname "$0")/run-mpi.sh" 2 "$info" --check 2>&1)
+echo "$chk" | grep -q '^1 host(s), 0 failed check(s)$' &&
+    result ok "armci-info --check under a launcher: one line per host" ||
+    { result "no host line" "armci-info --check under a launcher: one line per host"; echo "$chk" | tail -5 | sed 's/^/#   /'; }
 gen=$(mktemp)
 "$info" --markdown >"$gen"
 doc=$(mktemp)

@@ -7,6 +7,8 @@
  *   armci-info            a report for people
  *   armci-info --json     the same for scripts
  *   armci-info --markdown the environment table (docs/tuning.md is generated from it)
+ *   armci-info --check    a site's bring-up: can this node (or, under a launcher, every
+ *                         host) run armci-ofi jobs (armci_check.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <hwloc.h>
 
 #include "../transport/ofi_internal.h"
+#include "armci_check.h"
 
 /* Appended to the help of the settings ARMCI_Init compares across processes. */
 #define SAME_NOTE " (the same on every process)"
@@ -164,23 +167,51 @@ static void json_str(const char *s)
     putchar('"');
 }
 
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: armci-info [--json | --markdown | --check | --version | --help]\n"
+                "What armci-ofi would run on here: the libfabric providers and the one it would\n"
+                "choose, the node as hwloc sees it, every ARMCI_* environment variable with its\n"
+                "value, default and meaning. Runs as one process, without a launcher.\n"
+                "  --json      the same report for scripts\n"
+                "  --markdown  the environment table (docs/tuning.md is made from it)\n"
+                "  --check     can this node run armci-ofi jobs: libfabric, provider, MPI,\n"
+                "              locked memory, /dev/shm, huge pages, each ok, warn or FAIL (exit\n"
+                "              status 1 on a failure); under a launcher (mpirun -np N armci-info\n"
+                "              --check, one process per node or more) one line per host\n"
+                "  --version   the version of armci-ofi\n");
+}
+
 int main(int argc, char **argv)
 {
-    int json = argc > 1 && strcmp(argv[1], "--json") == 0;
-    int markdown = argc > 1 && strcmp(argv[1], "--markdown") == 0;
-    if (argc > 1 && !json && !markdown) {
-        fprintf(stderr, "usage: armci-info [--json | --markdown]\n");
-        return 2;
+    const char *opt = argc > 1 ? argv[1] : "";
+    int json = strcmp(opt, "--json") == 0;
+    int markdown = strcmp(opt, "--markdown") == 0;
+    int check = strcmp(opt, "--check") == 0;
+    if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+        usage(stdout);
+        return 0;
     }
-    const char *why = armcii_fi_load();
-    if (why) {
-        fprintf(stderr, "armci-info: %s\n", why);
-        return 1;
+    if (strcmp(opt, "--version") == 0) {
+        printf("armci-info (armci-ofi) %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (argc > 2 || (argc > 1 && !json && !markdown && !check)) {
+        fprintf(stderr, "armci-info: unknown option '%s'\n", argc > 2 ? argv[2] : opt);
+        usage(stderr);
+        return 2;
     }
     armcii_env_t env;
     char err[512];
     if (armcii_env_load(&env, env_lookup, err, sizeof(err)) != 0) {
         fprintf(stderr, "armci-info: %s\n", err);
+        return 1;
+    }
+    if (check)
+        return armci_check_run(&env);
+    const char *why = armcii_fi_load();
+    if (why) {
+        fprintf(stderr, "armci-info: %s\n", why);
         return 1;
     }
     if (markdown) {
