@@ -26,6 +26,15 @@ if [ -n "${ARMCI_TEST_HOSTS:-}" ]; then
     [ "$h" -le "$n" ] || h=$n
     NP=$n exec "$here/cluster/run.sh" "$h" $(((n + h - 1) / h)) "$@"
 fi
+# Run by hand, without configure's launcher: the program's own MPI says which (a program
+# built for MPICH under Open MPI's mpirun runs as so many jobs of one process each).
+if [ -z "${MPIEXEC:-}" ] && [ -f "$1" ]; then
+    bin=$1
+    [ -x "$(dirname "$1")/.libs/$(basename "$1")" ] && bin=$(dirname "$1")/.libs/$(basename "$1")
+    if ldd "$bin" 2>/dev/null | grep -q 'libmpich\.so'; then
+        MPIEXEC=$(command -v mpiexec.mpich || command -v mpiexec.hydra || echo mpiexec)
+    fi
+fi
 . "$here/launcher.sh"
 launcher_env
 case $MPI_FAMILY in

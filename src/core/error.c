@@ -54,8 +54,14 @@ void armcii_abort(const char *msg, int code)
         job.on_abort();
     if (code == 0)
         code = 1;
-    if (mpi_up && !mpi_down)
+    if (mpi_up && !mpi_down) {
+        /* The message sits in the pipe to the launcher's daemon; MPI_Abort has the launcher
+         * end the job, and hydra (MPICH's) could end that daemon before it had read the pipe:
+         * 1 job in 20 here ended with no message. A moment first lets it be read. */
+        struct timespec pause = {0, 100 * 1000 * 1000};
+        nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, code);
+    }
     exit(code);
 }
 

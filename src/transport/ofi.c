@@ -635,6 +635,7 @@ void armcii_ofi_close(void)
     free(armcii_ofi.bounce_slab);
     free(armcii_ofi.bounce_free);
     free(armcii_ofi.peers);
+    free(armcii_ofi.checked);
     while (armcii_ofi.op_free) {
         ofi_op_t *n = armcii_ofi.op_free->next_free;
         free(armcii_ofi.op_free);
