@@ -188,6 +188,7 @@ expect finalize_extra "ARMCI_Finalize: called after ARMCI_Finalize"
 expect env "ARMCI_MAX_REQUESTS=\"many\" is not a valid value" ARMCI_MAX_REQUESTS=many
 expect env "ARMCI_TIMEOUT=\"0\" is not a valid value (seconds an operation may wait" ARMCI_TIMEOUT=0
 expect env "ARMCI_Init: ARMCI_MR_MODE=bogus is not auto or strict" ARMCI_MR_MODE=bogus
+expect env "ARMCI_Init: ARMCI_NIC=ib0 names none of this node's:" ARMCI_SHM=0 ARMCI_NIC=ib0
 expect cache_mode "ARMCIX_Cache_set_mode: mode 7 is not ARMCIX_CACHE_OFF (0), _TRANSPARENT (1), _ALWAYS (2) or _USER (3)"
 expect cache_base "ARMCIX_Cache_set_mode: 0x" ARMCI_SHM=0
 expect cache_base "is not the start of an ARMCI allocation of this process" ARMCI_SHM=0

@@ -110,8 +110,12 @@ static void check_node(tally_t *t, host_t *h, const armcii_env_t *env)
     if (!why) {
         struct fi_info *info = NULL;
         int atom = 0, dc = 0;
-        if (armcii_ofi_choose(strcmp(env->MR_MODE, "strict") == 0, &info, &atom, &dc) !=
-            ARMCII_OK) {
+        armcii_ofi_want_t want = {.virt_addr = strcmp(env->MR_MODE, "strict") == 0,
+                                  .nic = env->NIC};
+        armcii_status_t st = armcii_ofi_choose(&want, &info, &atom, &dc);
+        if (st == ARMCII_EINVAL) {
+            say(t, "FAIL", "NIC: %s", want.nic_why);
+        } else if (st != ARMCII_OK) {
             say(t, "FAIL",
                 "provider: none offers RDM endpoints with RMA and messages (see "
                 "`fi_info -t FI_EP_RDM -c FI_RMA`; FI_PROVIDER narrows the choice)");
@@ -126,6 +130,7 @@ static void check_node(tally_t *t, host_t *h, const armcii_env_t *env)
                 say(t, "ok", "provider: %s (%s atomics, %s completion%s)", p, atom ? "with" : "no",
                     dc ? "delivery" : "transmit",
                     getenv("FI_PROVIDER") ? ", chosen by FI_PROVIDER" : "");
+            say(t, "ok", "NIC: %s", want.nic_why);
             fi_freeinfo(info);
         }
     }

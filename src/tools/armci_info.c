@@ -225,10 +225,10 @@ int main(int argc, char **argv)
     int np = list_providers(prov, 32);
     struct fi_info *chosen = NULL;
     int atom = 0, dc = 0;
-    const char *pick =
-        armcii_ofi_choose(strcmp(env.MR_MODE, "strict") == 0, &chosen, &atom, &dc) == ARMCII_OK
-            ? chosen->fabric_attr->prov_name
-            : "none";
+    armcii_ofi_want_t want = {.virt_addr = strcmp(env.MR_MODE, "strict") == 0, .nic = env.NIC};
+    const char *pick = armcii_ofi_choose(&want, &chosen, &atom, &dc) == ARMCII_OK
+                           ? chosen->fabric_attr->prov_name
+                           : "none";
     char soft[400] = "";
     if (chosen)
         armcii_ofi_why_software(pick, getenv("FI_PROVIDER"), soft, sizeof soft);

@@ -291,9 +291,12 @@ void armcii_ofi_mr_dereg(armcii_mr_t *mr)
 
 static armcii_status_t getinfo(void)
 {
-    int strict = strcmp(armcii_tp.env->MR_MODE, "strict") == 0;
-    armcii_status_t st = armcii_ofi_choose(strict, &armcii_ofi.info, &armcii_ofi.atomic_cap,
+    armcii_ofi_want_t want = {.virt_addr = strcmp(armcii_tp.env->MR_MODE, "strict") == 0,
+                              .nic = armcii_tp.env->NIC,
+                              .local_rank = armcii_tp.node_rank};
+    armcii_status_t st = armcii_ofi_choose(&want, &armcii_ofi.info, &armcii_ofi.atomic_cap,
                                            &armcii_ofi.delivery_complete);
+    memcpy(armcii_ofi.nic_why, want.nic_why, sizeof armcii_ofi.nic_why);
     if (st == ARMCII_EFABRIC)
         armcii_warn("ARMCI_Init: no libfabric provider offers RDM endpoints with RMA and "
                     "messages (check FI_PROVIDER and `fi_info -t FI_EP_RDM -c FI_RMA`)");
@@ -677,7 +680,7 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
              c->order_waw ? " waw" : "", c->order_sas ? " sas" : "",
              c->order_raw || c->order_waw || c->order_sas ? "" : " none");
     emit(line);
-    snprintf(line, sizeof(line), "libfabric: %s", armcii_fi_loaded());
+    snprintf(line, sizeof(line), "libfabric: %s; NIC %s", armcii_fi_loaded(), armcii_ofi.nic_why);
     emit(line);
     if (armcii_ofi.mr_emulated) {
         char strict[480];

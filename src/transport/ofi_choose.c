@@ -12,12 +12,15 @@
  * takes some addresses, or worse, providers whose addresses look alike and whose wire
  * formats do not). So the choices are compared before anything is opened.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ofi_internal.h"
+#include "nic.h"
 
 #define OFI_VERSION FI_VERSION(1, 10)
 
@@ -47,23 +50,40 @@ static struct fi_info *make_hints(int atomics, int dc, int manual, int ordered)
     return h;
 }
 
-/* A copy of the first answer of @p prov (any provider when NULL) to these hints. */
-static struct fi_info *ask(const char *prov, int atomics, int dc, int manual, int ordered)
+/* Every answer of @p prov (any provider when NULL; on domain @p domain when not NULL) to
+ * these hints, in libfabric's order. */
+static struct fi_info *ask_all(const char *prov, const char *domain, int atomics, int dc,
+                               int manual, int ordered)
 {
     struct fi_info *hints = make_hints(atomics, dc, manual, ordered), *list = NULL;
     if (!hints)
         return NULL;
     if (prov)
         hints->fabric_attr->prov_name = strdup(prov);
+    if (domain)
+        hints->domain_attr->name = strdup(domain);
     int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
     fi_freeinfo(hints);
-    if (rc != 0 || !list)
+    return rc == 0 ? list : NULL;
+}
+
+/* Passing over `net`, whose atomics report success at fi_atomicvalid but fail at fi_atomic
+ * (measured on libfabric 1.17). */
+static int usable(const struct fi_info *i)
+{
+    return strncmp(i->fabric_attr->prov_name, "net", 3) != 0;
+}
+
+/* A copy of the first usable answer to these hints. */
+static struct fi_info *ask(const char *prov, const char *domain, int atomics, int dc, int manual,
+                           int ordered)
+{
+    struct fi_info *list = ask_all(prov, domain, atomics, dc, manual, ordered);
+    if (!list)
         return NULL;
-    /* Passing over `net`, whose atomics report success at fi_atomicvalid but fail at
-     * fi_atomic (measured on libfabric 1.17). */
     struct fi_info *first = list;
     for (struct fi_info *i = list; i; i = i->next) {
-        if (strncmp(i->fabric_attr->prov_name, "net", 3) != 0) {
+        if (usable(i)) {
             first = i;
             break;
         }
@@ -73,7 +93,81 @@ static struct fi_info *ask(const char *prov, int atomics, int dc, int manual, in
     return dup;
 }
 
-armcii_status_t armcii_ofi_choose(int want_virt_addr, struct fi_info **info_p, int *atomics_p,
+/* The CPUs near domain @p d, from sysfs (its device's local_cpulist), into @p out. */
+static void near_cpus(const struct fi_info *i, char *out, size_t len)
+{
+    static const char *const classes[] = {"infiniband", "cxi", "net"};
+    char path[256];
+    out[0] = '\0';
+    const struct fid_nic *nic = i->nic;
+    if (nic && nic->bus_attr && nic->bus_attr->bus_type == FI_BUS_PCI) {
+        const struct fi_pci_attr *a = &nic->bus_attr->attr.pci;
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%04x:%02x:%02x.%x/local_cpulist",
+                 a->domain_id, a->bus_id, a->device_id, a->function_id);
+    } else {
+        path[0] = '\0';
+    }
+    for (size_t c = 0; c <= sizeof classes / sizeof classes[0]; c++) {
+        if (c > 0)
+            snprintf(path, sizeof path, "/sys/class/%s/%s/device/local_cpulist", classes[c - 1],
+                     i->domain_attr->name);
+        FILE *f = path[0] ? fopen(path, "r") : NULL;
+        if (!f)
+            continue;
+        if (fgets(out, (int)len, f))
+            out[strcspn(out, "\n")] = '\0';
+        fclose(f);
+        if (out[0])
+            return;
+    }
+}
+
+/* Of the domains of @p list (one provider's answers), the one to use: its name into
+ * @p domain. 0, or -1 when ARMCI_NIC names none (want->nic_why says so). */
+static int pick_domain(const struct fi_info *list, armcii_ofi_want_t *want, char *domain,
+                       size_t len)
+{
+    armcii_nic_t nics[32];
+    int n = 0;
+    for (const struct fi_info *i = list; i && n < 32; i = i->next) {
+        if (!usable(i) || !i->domain_attr->name)
+            continue;
+        int seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = strcmp(nics[k].name, i->domain_attr->name) == 0;
+        if (seen)
+            continue;
+        snprintf(nics[n].name, sizeof nics[n].name, "%s", i->domain_attr->name);
+        near_cpus(i, nics[n].cpus, sizeof nics[n].cpus);
+        n++;
+    }
+    /* A software provider's domains are interfaces (tcp: eth0, lo) and only the user's
+     * word moves it off libfabric's first: loopback would reach no other node. */
+    int hw = !armcii_ofi_is_software(list->fabric_attr->prov_name);
+    char why[sizeof want->nic_why];
+    int k;
+    if (!(want->nic && want->nic[0]) && (!hw || n <= 1)) {
+        k = 0;
+        snprintf(why, sizeof why, "%s (libfabric's first%s)", n ? nics[0].name : "?",
+                 n > 1 ? "; ARMCI_NIC chooses" : "");
+    } else {
+        cpu_set_t set;
+        hwloc_bitmap_t mine = hwloc_bitmap_alloc();
+        if (sched_getaffinity(0, sizeof set, &set) == 0)
+            for (int c = 0; c < CPU_SETSIZE; c++)
+                if (CPU_ISSET(c, &set))
+                    hwloc_bitmap_set(mine, (unsigned)c);
+        k = armcii_nic_pick(nics, n, want->nic, mine, want->local_rank, why, sizeof why);
+        hwloc_bitmap_free(mine);
+    }
+    snprintf(want->nic_why, sizeof want->nic_why, "%s", why);
+    if (k < 0)
+        return -1;
+    snprintf(domain, len, "%s", n ? nics[k].name : "");
+    return 0;
+}
+
+armcii_status_t armcii_ofi_choose(armcii_ofi_want_t *want, struct fi_info **info_p, int *atomics_p,
                                   int *dc_p)
 {
     /* The extras, most wanted first: atomics and delivery completion with manual
@@ -87,19 +181,31 @@ armcii_status_t armcii_ofi_choose(int want_virt_addr, struct fi_info **info_p, i
         armcii_warn("ARMCI_Init: the fabric is needed and libfabric did not load: %s", why);
         return ARMCII_ESYS;
     }
-    struct fi_info *base = ask(NULL, 0, 0, 0, 0);
+    struct fi_info *base = ask(NULL, NULL, 0, 0, 0, 0);
     if (!base)
         return ARMCII_EFABRIC;
     char *prov = strdup(base->fabric_attr->prov_name);
     fi_freeinfo(base);
     if (!prov)
         return ARMCII_ENOMEM;
+    /* Its NIC, where it has several: every domain that answers the bare needs. */
+    char domain[64] = "";
+    struct fi_info *all = ask_all(prov, NULL, 0, 0, 0, 0);
+    int bad_nic = all && pick_domain(all, want, domain, sizeof domain) != 0;
+    if (all)
+        fi_freeinfo(all);
+    if (bad_nic) {
+        free(prov);
+        armcii_warn("ARMCI_Init: %s", want->nic_why);
+        return ARMCII_EINVAL;
+    }
+    const char *dom = domain[0] ? domain : NULL;
     for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
-        struct fi_info *info = ask(prov, tries[t][0], tries[t][1], tries[t][2], 1);
+        struct fi_info *info = ask(prov, dom, tries[t][0], tries[t][1], tries[t][2], 1);
         /* Asked for ordering, shm addresses registrations by offset; without, by virtual
          * address, as NICs do: strict registration takes that (ARMCI_MR_MODE). */
-        if (!info || (want_virt_addr && !(info->domain_attr->mr_mode & FI_MR_VIRT_ADDR))) {
-            struct fi_info *plain = ask(prov, tries[t][0], tries[t][1], tries[t][2], 0);
+        if (!info || (want->virt_addr && !(info->domain_attr->mr_mode & FI_MR_VIRT_ADDR))) {
+            struct fi_info *plain = ask(prov, dom, tries[t][0], tries[t][1], tries[t][2], 0);
             if (plain && (!info || (plain->domain_attr->mr_mode & FI_MR_VIRT_ADDR))) {
                 if (info)
                     fi_freeinfo(info);
@@ -147,8 +253,7 @@ size_t armcii_ofi_rdma_devices(const char *sysfs, char *out, size_t len)
     return n;
 }
 
-/* Providers that move data in software over the host's network stack or memory. */
-static int is_software(const char *prov)
+int armcii_ofi_is_software(const char *prov)
 {
     static const char *const soft[] = {"tcp", "udp", "sockets", "net", "shm"};
     size_t core = strcspn(prov, ";");
@@ -162,7 +267,7 @@ void armcii_ofi_why_software(const char *chosen, const char *fi_provider, char *
 {
     char devs[200];
     out[0] = '\0';
-    if (!is_software(chosen) || (fi_provider && fi_provider[0] && fi_provider[0] != '^'))
+    if (!armcii_ofi_is_software(chosen) || (fi_provider && fi_provider[0] && fi_provider[0] != '^'))
         return; /* a NIC's provider, or the user's own choice */
     if (armcii_ofi_rdma_devices("/sys", devs, sizeof devs) == 0)
         return;
@@ -178,7 +283,7 @@ void armcii_ofi_why_software(const char *chosen, const char *fi_provider, char *
     int named = 0;
     for (struct fi_info *i = all; i && used < len; i = i->next) {
         const char *p = i->fabric_attr->prov_name;
-        if (is_software(p) || strchr(p, ';'))
+        if (armcii_ofi_is_software(p) || strchr(p, ';'))
             continue; /* one line per core provider */
         int dup = 0;
         for (struct fi_info *j = all; j != i; j = j->next)

@@ -95,6 +95,7 @@ typedef struct {
     int rxm_set; /* 1: FI_OFI_RXM_MSG_RX_SIZE came from ARMCI_RXM_RECV, 2: FI_OFI_RXM_BUFFER_SIZE
                   * from ARMCI_RXM_BUFFER; 4: too late, libfabric was opened before */
     char why_software[400]; /* why a node with RDMA devices runs on a software provider */
+    char nic_why[200];      /* which NIC (domain) and why */
     armcii_caps_t caps;     /* what armcii_ofi_open found: armcii_ofi_init's report to the core
                              * but for the atomics, which ofi_atomic.c adds to the report */
 
@@ -173,12 +174,23 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
     __attribute__((noreturn));
 
 /* choosing the provider (ofi_choose.c) */
+/* What the choice is asked to honour, and what it says of the NIC it took. */
+typedef struct {
+    int virt_addr;     /* strict registration: ordering only where it keeps virtual addresses */
+    const char *nic;   /* ARMCI_NIC: a domain by name, or NULL/"" */
+    int local_rank;    /* the process's rank on its node: near NICs are shared out by it */
+    char nic_why[200]; /* out: the NIC taken and why, or why ARMCI_NIC names none */
+} armcii_ofi_want_t;
+
 /** The provider armci-ofi runs on (shared with armci-info): libfabric's first choice for
- *  RDM + RMA + messages; then, from that provider, atomics, delivery completion, manual
- *  progress and ordering where it offers them; with @p want_virt_addr (strict
- *  registration), ordering only where it keeps virtual addressing. */
-armcii_status_t armcii_ofi_choose(int want_virt_addr, struct fi_info **info_p, int *atomics_p,
+ *  RDM + RMA + messages, on the NIC of @p want's choosing where it has several (nic.h);
+ *  then, from that provider, atomics, delivery completion, manual progress and ordering
+ *  where it offers them. ARMCII_EINVAL where ARMCI_NIC names no NIC of this node. */
+armcii_status_t armcii_ofi_choose(armcii_ofi_want_t *want, struct fi_info **info_p, int *atomics_p,
                                   int *dc_p);
+/** Whether @p prov moves data in software over the host's network stack or memory (tcp,
+ *  udp, sockets, net, shm), not through a NIC of its own. */
+int armcii_ofi_is_software(const char *prov);
 /** Collective over @p comm: whether every process found a provider (@p found: this one
  *  did, armcii_ofi.info), and the same one with the same settings. A mismatch ends the
  *  job naming the ranks and their choices; ARMCII_EFABRIC where one found none. */

@@ -29,6 +29,7 @@
 #include "../../src/transport/am_acks.h"
 #include "../../src/transport/host.h"
 #include "../../src/transport/nodelock.h"
+#include "../../src/transport/nic.h"
 
 /* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
 
@@ -968,6 +969,42 @@ static void test_progress_cpus(void)
     hwloc_bitmap_free(set);
 }
 
+/* ---- which NIC of several (src/transport/nic.c) ---- */
+
+static void test_nic_pick(void)
+{
+    /* two sockets, two NICs on each (as a dual-rail node), and one whose place is unknown */
+    armcii_nic_t nics[5] = {{"mlx5_0", "0-15"},
+                            {"mlx5_1", "0-15"},
+                            {"mlx5_2", "16-31"},
+                            {"mlx5_3", "16-31"},
+                            {"mlx5_4", ""}};
+    hwloc_bitmap_t mine = hwloc_bitmap_alloc();
+    char why[200];
+    hwloc_bitmap_set_range(mine, 20, 23); /* a process bound to cores of the second socket */
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 5, "", mine, 0, why, sizeof why), 2);
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 5, NULL, mine, 1, why, sizeof why), 3);
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 5, "", mine, 2, why, sizeof why), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "mlx5_2 (near this process's cores; 2 of the node's 5"));
+    hwloc_bitmap_zero(mine);
+    hwloc_bitmap_set_range(mine, 0, 31); /* unbound: every NIC that says where it is */
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 5, "", mine, 3, why, sizeof why), 3);
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 5, "", mine, 5, why, sizeof why), 1);
+    /* ARMCI_NIC wins, and a name of none is refused with the names there are */
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 5, "mlx5_4", mine, 0, why, sizeof why), 4);
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 5, "ib0", mine, 0, why, sizeof why), -1);
+    CU_ASSERT_STRING_EQUAL(why, "ARMCI_NIC=ib0 names none of this node's: mlx5_0, mlx5_1, mlx5_2, "
+                                "mlx5_3, mlx5_4");
+    /* no place known, or none near: libfabric's first; one NIC: that one */
+    armcii_nic_t blind[2] = {{"cxi0", ""}, {"cxi1", "bogus"}};
+    CU_ASSERT_EQUAL(armcii_nic_pick(blind, 2, "", mine, 1, why, sizeof why), 0);
+    hwloc_bitmap_only(mine, 40);
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 4, "", mine, 1, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics + 2, 1, "", mine, 7, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(armcii_nic_pick(nics, 0, "", mine, 0, why, sizeof why), -1);
+    hwloc_bitmap_free(mine);
+}
+
 /* ---- deferred acknowledgements of flagged puts (src/transport/am_acks.c) ---- */
 
 static armcii_req_t *acks_done[8];
@@ -1071,6 +1108,7 @@ int main(void)
     CU_add_test(s, "strided_iter", test_strided_iter);
     CU_add_test(s, "vector_scan", test_vector_scan);
     CU_add_test(s, "progress_cpus", test_progress_cpus);
+    CU_add_test(s, "nic_pick", test_nic_pick);
     CU_add_test(s, "am_acks", test_am_acks);
     CU_add_test(s, "nodelock", test_nodelock);
     CU_basic_set_mode(CU_BRM_NORMAL);
