@@ -223,7 +223,11 @@ static int across_nodes(const char *call, size_t bb)
     if (across_decided < 0) {
         int v[2] = {armcii_topo.hw_pus && (unsigned)armcii_topo.machine_size > armcii_topo.hw_pus,
                     armcii_topo.node_size};
-        MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, armcii_rt.comm);
+        /* (the runtime's wait: a process whose peers called another collective is told
+         * so, instead of blocking in MPI for ever) */
+        MPI_Request r;
+        MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, armcii_rt.comm, &r);
+        armcii_mpi_wait(call, &r);
         across_decided = v[0] || v[1] < 2 ? ACROSS_MPI : ACROSS_HIER;
     }
     return across_decided == ACROSS_HIER && bb <= 16384 ? ACROSS_HIER : ACROSS_MPI;

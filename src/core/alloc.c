@@ -22,13 +22,15 @@ typedef struct {
 } block_info_t;
 #define BLOCK_FAILED UINT64_MAX
 
-/* What each process sends first in a collective allocation and in a collective free
- * alike, so that processes of which some allocate while others free meet in the same
- * exchange and are told so (rather than meeting in two different MPI collectives, which
- * Open MPI reports as an error of its own, or not at all). */
+/* What each process sends first in a collective allocation, a collective free and
+ * ARMCI_Finalize alike, so that processes of which some allocate while others free or
+ * finalize meet in the same exchange and are told so (rather than meeting in two
+ * different MPI collectives on one communicator: Open MPI reports that as an error of its
+ * own, or not at all; MPICH delivered one's data to the other, or ended the process). */
+enum { HDR_ALLOC, HDR_FREE, HDR_FINALIZE };
 typedef struct {
     char call[32];    /* the ARMCI call, for the message */
-    uint32_t is_free; /* a free (of memory or of mutexes), not an allocation */
+    uint32_t is_free; /* HDR_*: an allocation, a free (of memory or of mutexes), the end */
     uint32_t failed;  /* allocation: carving the block failed */
     uint64_t word;    /* allocation: the next registration key; free: the pointer */
 } alloc_hdr_t;
@@ -52,8 +54,8 @@ static alloc_hdr_t *exchange_hdr(const char *call, int is_free, int failed, uint
         armcii_translate(comm, armcii_rt.comm, 1, &i, &abs);
         armcii_fatal(call,
                      "process %d called %.32s where this process called %s: allocating and "
-                     "freeing are collective, and every process of the group must make the "
-                     "same calls in the same order",
+                     "freeing are collective, as is ARMCI_Finalize, and every process of the "
+                     "group must make the same calls in the same order",
                      abs, all[i].call, call);
     }
     return all;
@@ -114,7 +116,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     /* Everybody learns whether everybody succeeded, so no one is left waiting. */
     int fabric = armcii_rt.fabric;
     alloc_hdr_t *hdr =
-        exchange_hdr(call, 0, st != ARMCII_OK, fabric ? armcii_ofi_key_next() : 0, comm, n);
+        exchange_hdr(call, HDR_ALLOC, st != ARMCII_OK, fabric ? armcii_ofi_key_next() : 0, comm, n);
     uint64_t out[2] = {0, 0}; /* any failed; the largest next key */
     for (int i = 0; i < n; i++) {
         out[0] |= hdr[i].failed;
@@ -192,6 +194,11 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     return 0;
 }
 
+void armcii_alloc_announce_end(const char *call)
+{
+    free(exchange_hdr(call, HDR_FINALIZE, 0, 0, armcii_rt.comm, armcii_rt.nproc));
+}
+
 armcii_alloc_t *armcii_alloc_find(void *my_base)
 {
     for (armcii_alloc_t *a = armcii_mem.allocs; a; a = a->next) {
@@ -220,7 +227,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     int *world = malloc((size_t)n * sizeof(int));
     if (!ptrs || !world)
         armcii_fatal(call, "out of memory");
-    alloc_hdr_t *hdr = exchange_hdr(call, 1, 0, (uint64_t)(uintptr_t)ptr, comm, n);
+    alloc_hdr_t *hdr = exchange_hdr(call, HDR_FREE, 0, (uint64_t)(uintptr_t)ptr, comm, n);
     for (int i = 0; i < n; i++)
         ptrs[i] = (void *)(uintptr_t)hdr[i].word;
     free(hdr);

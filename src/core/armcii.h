@@ -438,6 +438,10 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
 /** Collective over @p comm: frees the allocation whose block here is @p ptr (NULL for a
  *  member that contributed none); every member must free the same one. */
 int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm);
+/** Collective over the job: ARMCI_Finalize's first step, the same exchange that opens an
+ *  allocation or a free, so that a process that frees or allocates while another ends is
+ *  told, naming both calls. */
+void armcii_alloc_announce_end(const char *call);
 /** Makes the region table, for every process of the job; 0, or -1 when out of memory. */
 int armcii_alloc_init(void);
 /** Frees the region table (after armcii_alloc_drop_all). */

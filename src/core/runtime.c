@@ -191,6 +191,8 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
 
 void armcii_runtime_fini(const char *call)
 {
+    /* Everybody ends, nobody allocates or frees on the job's communicator meanwhile. */
+    armcii_alloc_announce_end(call);
     /* Complete everything we issued, then wait until everybody has: only then may the
      * endpoint and the memory peers target go away. */
     armcii_fence_all(call);

@@ -7,6 +7,32 @@
 
 #include "tester.h"
 
+/* One collective call by a short name (the pair:A:B cases, run with a short ARMCI_TIMEOUT:
+ * mismatched collective calls must end the job naming both). */
+static void collective(const char *name, void **base)
+{
+    double x = 1;
+    long v[16] = {0}; /* the all-to-all: 8 blocks out, 8 in */
+    void **more = malloc((size_t)t_np * sizeof(void *));
+    if (strcmp(name, "free") == 0)
+        ARMCI_Free(base[t_me]);
+    else if (strcmp(name, "malloc") == 0)
+        ARMCI_Malloc(more, 64);
+    else if (strcmp(name, "barrier") == 0)
+        ARMCI_Barrier();
+    else if (strcmp(name, "finalize") == 0)
+        ARMCI_Finalize();
+    else if (strcmp(name, "dgop") == 0)
+        armci_msg_dgop(&x, 1, "+");
+    else if (strcmp(name, "brdcst") == 0)
+        armci_msg_brdcst(v, (int)sizeof v, 0);
+    else if (strcmp(name, "alltoall") == 0)
+        ARMCIX_Alltoall(v, v + 8, 8, NULL);
+    else if (strcmp(name, "mutexes") == 0)
+        ARMCI_Create_mutexes(1);
+    free(more);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -69,6 +95,12 @@ int main(int argc, char **argv)
             ARMCI_Free(base[t_me]);
         else
             ARMCI_Barrier();
+    }
+    if (strncmp(c, "pair:", 5) == 0) { /* pair:CALL0:CALL: rank 0 calls CALL0, the others CALL */
+        char a[32], b[32];
+        if (sscanf(c, "pair:%31[^:]:%31s", a, b) != 2)
+            return 2;
+        collective(t_me == 0 ? a : b, base);
     }
     if (strcmp(c, "group_lists") == 0) { /* process 0 lists itself alone, the others all */
         int all[2] = {0, 1};
@@ -157,6 +189,10 @@ int main(int argc, char **argv)
         armci_hdl_t h;
         if (strcmp(c, "null_buffer") == 0)
             ARMCI_Put(NULL, base[peer], 8, peer);
+        else if (strcmp(c, "low_buffer") == 0) /* an integer taken for a pointer */
+            ARMCI_Put((void *)(uintptr_t)0x10, base[peer], 8, peer);
+        else if (strcmp(c, "low_buffer_get") == 0)
+            ARMCI_Get(base[peer], (void *)(uintptr_t)0x10, 8, peer);
         else if (strcmp(c, "rank_negative") == 0)
             ARMCI_Get(base[peer], buf, 8, -1);
         else if (strcmp(c, "rank_too_big") == 0)
