@@ -22,9 +22,14 @@ void armcii_fail_count(const char *call, const char *what, long n)
     armcii_fatal(call, "%s is negative (%ld)", what, n);
 }
 
-void armcii_fail_local(const char *call, const char *what, size_t len)
+void armcii_fail_local(const char *call, const char *what, const void *p, size_t len)
 {
-    armcii_fatal(call, "%s is NULL with %zu bytes to transfer", what, len);
+    if (p == NULL)
+        armcii_fatal(call, "%s is NULL with %zu bytes to transfer", what, len);
+    armcii_fatal(call,
+                 "%s is %p with %zu bytes to transfer: an address in the first page, which no "
+                 "process maps (a small integer taken for a pointer?)",
+                 what, p, len);
 }
 
 void armcii_fail_remote(const char *call, const void *addr, size_t len, int proc)

@@ -14,7 +14,7 @@
 static int unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
                     int proc, armci_hdl_t *hdl, int blocking)
 {
-    if (bytes <= 0 || !local || !armcii_rt.one_caller)
+    if (bytes <= 0 || (uintptr_t)local < ARMCII_LOW_PAGE || !armcii_rt.one_caller)
         return 0;
     armcii_check_init(call);
     if (proc < 0 || proc >= armcii_rt.nproc)
