@@ -15,6 +15,7 @@ bin=$top/testing/mpi
 run="$here/run-mpi.sh"
 . "$here/report.sh"
 . "$here/matrix.sh"
+. "$here/launcher.sh" # MPI_FAMILY
 [ "${ARMCI_TEST_CLUSTER:-1}" = 0 ] && skip_all "cluster: ARMCI_TEST_CLUSTER=0"
 grep -q '^SAN_CFLAGS = .*-fsanitize' "$top/Makefile" 2>/dev/null &&
     skip_all "cluster: not in a sanitizer build"
@@ -147,6 +148,18 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     names_lost() { # names_lost RANK: its message names a process of the stricken host
         grep -Eq "^armci: rank $1: .*rank [0-9]+ \(process [0-9]+ on [^)]*-$lost_host[,)].*(has died|has not been heard from|ended the job with an error)" "$log"
     }
+    # Under hydra the first survivor that ends through ARMCI_Error (MPI_Abort) has the
+    # launcher end the others at once, before they notice for themselves: there the job
+    # must end, and one survivor name the loss (launcher.sh)
+    if [ "$MPI_FAMILY" = mpich ]; then
+        one_named=
+        for r in $survivors; do names_lost "$r" && one_named=$r; done
+        # a rank that calls ARMCI_Error ends the job itself there: its own word is the news
+        [ "$action" = error ] && grep -q "^armci: rank $((np - 1)): t_dead: ending the job on purpose" "$log" &&
+            one_named=$((np - 1))
+        [ -n "$one_named" ] || why="${why:-no survivor named a lost process of $lost_host}"
+        survivors=
+    fi
     for r in $survivors; do
         names_lost "$r" && continue
         # A cascade: the survivor saw first another survivor end, one that itself named
