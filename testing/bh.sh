@@ -89,7 +89,13 @@ for np in $nps; do
     done
 done
 
-if [ -x "$bh_mpi" ] && [ -n "${ref2:-}" ]; then
+. "$here/launcher.sh" # MPI_FAMILY
+if [ "$MPI_FAMILY" = mpich ]; then
+    # docs/conformance.md: ARMCI-MPI on Debian's MPICH gives wrong data (its one-sided
+    # over UCX), here too in 1 run of about 10; an oracle that is sometimes wrong is none
+    skip "ARMCI-MPI build: the same positions and forces as ours" \
+        "ARMCI-MPI on MPICH's one-sided is not a reliable reference (docs/conformance.md)"
+elif [ -x "$bh_mpi" ] && [ -n "${ref2:-}" ]; then
     log="$tmp/armci_mpi"
     MPI_ONESIDED=messages "$run" 2 "$bh_mpi" --bodies 400 --steps 2 >"$log" 2>&1
     st=$?

@@ -48,11 +48,12 @@ launcher_env() {
         [ -z "${MPI_YIELD:-}" ] || export OMPI_MCA_mpi_yield_when_idle=1
         ;;
     mpich)
-        # MPICH on UCX (Debian's build): TCP alone when asked, else UCX's own choice
-        # (shared memory within a host); MPI_NET=fabric is what it always is, UCX beside
-        # our libfabric. Its one-sided goes by messages wherever the network cannot reach
-        # memory itself, and hydra has no setting for yielding.
-        if [ "${MPI_NET:-}" = tcp ]; then export UCX_TLS=self,tcp; fi
+        # MPICH on UCX (Debian's build): UCX's own choice (shared memory within a host).
+        # MPI_NET=tcp is not honoured: UCX on TCP alone (UCX_TLS=self,tcp) hangs in
+        # MPI_Finalize here, in 1 run in 2 of NAS CG's MPI-only variant at 4 processes.
+        # MPI_NET=fabric is what it always is, UCX beside our libfabric. Its one-sided goes
+        # by messages wherever the network cannot reach memory itself, and hydra has no
+        # setting for yielding.
         ;;
     srun) ;;
     esac

@@ -8,7 +8,8 @@
 #   MPI_FAMILY    openmpi, mpich (hydra: MPICH, Intel MPI, MVAPICH) or srun; found from
 #                 `$MPIEXEC --version` when not given
 # and what the scripts ask of the launcher, in words of their own:
-#   MPI_NET=tcp        MPI's own traffic over TCP too (the fabric rows of the benchmarks)
+#   MPI_NET=tcp        MPI's own traffic over TCP too (the fabric rows of the benchmarks;
+#                      Open MPI only: launcher.sh says why)
 #   MPI_NET=fabric     MPI's own traffic through the fabric's library beside ours (Open MPI:
 #                      its ofi MTL on tcp;ofi_rxm; MPICH: UCX, as always)
 #   MPI_KEEP_GOING=1   a process that dies does not end the others (the fault tests)
