@@ -13,9 +13,24 @@ dies() { # dies MODE ENV...
     mode=$1
     shift
     log=$(mktemp)
-    t0=$(date +%s)
-    env "$@" TEST_TIMEOUT=60 MPI_KEEP_GOING=1 "$run" 3 "$prog" "$mode" >"$log" 2>&1
-    took=$(($(date +%s) - t0))
+    tries=0 note=
+    while :; do
+        tries=$((tries + 1))
+        t0=$(date +%s)
+        env "$@" TEST_TIMEOUT=60 MPI_KEEP_GOING=1 "$run" 3 "$prog" "$mode" >"$log" 2>&1
+        took=$(($(date +%s) - t0))
+        # hydra 4.0.2 (MPICH's, Debian 12) sometimes ends the whole job within milliseconds
+        # of a death by signal even under -disable-auto-cleanup, before any survivor has run
+        # again: 1 run in 10 here with every core busy. That run says nothing of us; it is
+        # tried again (twice at most), and the report says so.
+        if [ $tries -lt 3 ] && [ "$took" -lt 5 ] && ! grep -q 'has died' "$log" &&
+            grep -q 'YOUR APPLICATION TERMINATED' "$log"; then
+            note=" (try $((tries + 1)): hydra had ended the survivors itself)"
+            { echo "-- try $tries, ended by the launcher:"; cat "$log"; } >>"$log.tries"
+            continue
+        fi
+        break
+    done
     ok=1
     # only rank 2 is named: a survivor that ends on the news is not taken for the first loss
     # (it tells its leader before it goes, issue 21, item 4)
@@ -25,8 +40,9 @@ dies() { # dies MODE ENV...
         ok=0
     fi
     echo "took ${took} s" >>"$log"
-    report $ok "rank 2 killed, others in $mode ($*): ended in ${took} s" "$log"
-    rm -f "$log"
+    [ ! -f "$log.tries" ] || cat "$log.tries" >>"$log"
+    report $ok "rank 2 killed, others in $mode ($*): ended in ${took} s$note" "$log"
+    rm -f "$log" "$log.tries"
 }
 
 barks() { # barks PATTERN NAME ENV...
@@ -88,5 +104,8 @@ if [ -d /dev/shm ] && ns=$(stat -L -c %i /proc/self/ns/pid 2>/dev/null); then
     ls -l /dev/shm | grep armci-ofi >>"$log" 2>&1
     report $ok "a killed job's node heap object is removed by the next job, others' are kept" "$log"
     rm -f "$log" "$stale" "$live" "$other"
+else
+    skip "a killed job's node heap object is removed by the next job, others' are kept" \
+        "no /dev/shm here, or no pid namespace to read in /proc"
 fi
 finish dead

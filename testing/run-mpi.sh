@@ -40,7 +40,13 @@ fi
 launcher_env
 case $MPI_FAMILY in
 openmpi) set -- --oversubscribe -np "$n" ${MPI_KEEP_GOING:+--enable-recovery} "$@" ;;
-mpich) set -- -n "$n" ${MPI_KEEP_GOING:+-disable-auto-cleanup} "$@" ;;
+mpich)
+    set -- -n "$n" ${MPI_KEEP_GOING:+-disable-auto-cleanup} "$@"
+    # hydra tells the survivors of a death by SIGUSR1, whose default action ends a process
+    # that has no handler for it (ours have none): the survivors would be gone before they
+    # could say whom they lost. Ignored here, it stays ignored through mpiexec and exec.
+    [ -z "${MPI_KEEP_GOING:-}" ] || trap '' USR1
+    ;;
 srun) set -- -n "$n" --overcommit ${MPI_KEEP_GOING:+--no-kill} "$@" ;;
 esac
 # shellcheck disable=SC2086 # MPIEXEC_ARGS is a list of words

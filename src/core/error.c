@@ -2,7 +2,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -41,6 +43,19 @@ void armcii_fatal(const char *call, const char *fmt, ...)
     armcii_abort(msg, 1);
 }
 
+/* Until a pipe's reader has taken what is in it (at most 2 s; at once for a file or a
+ * terminal, where FIONREAD fails or says 0). Linux answers FIONREAD on the writing end too. */
+static void wait_read(int fd)
+{
+    struct timespec nap = {0, 5 * 1000 * 1000};
+    for (int i = 0; i < 400; i++) {
+        int left = 0;
+        if (ioctl(fd, FIONREAD, &left) != 0 || left <= 0)
+            break;
+        nanosleep(&nap, NULL);
+    }
+}
+
 void armcii_abort(const char *msg, int code)
 {
     int rank = job.rank, mpi_up = 0, mpi_down = 0;
@@ -57,9 +72,11 @@ void armcii_abort(const char *msg, int code)
     if (mpi_up && !mpi_down) {
         /* The message sits in the pipe to the launcher's daemon; MPI_Abort has the launcher
          * end the job, and hydra (MPICH's) could end that daemon before it had read the pipe:
-         * 1 job in 20 here ended with no message. A moment first lets it be read. */
-        struct timespec pause = {0, 100 * 1000 * 1000};
-        nanosleep(&pause, NULL);
+         * 1 job in 20 here ended with no message after a fixed 100 ms pause, more with every
+         * core busy. So wait until the daemon has read what this process wrote. */
+        fflush(stdout);
+        wait_read(STDOUT_FILENO);
+        wait_read(STDERR_FILENO);
         MPI_Abort(MPI_COMM_WORLD, code);
     }
     exit(code);
