@@ -42,35 +42,21 @@ static int exercise_group(ARMCI_Group *g, int round, int idsum, const char *what
 }
 
 /* The path operations from this process to each process should take, worked out from MPI
- * and the environment alone, not from the runtime, into @p want (t_np entries): a node is
- * the processes of one machine (MPI_COMM_TYPE_SHARED, in world-rank order), cut into runs
- * of ARMCI_NODE_SIZE when that is set, as tester.h's t_node_size counts them; a peer on
- * this node is reached through the node's memory unless ARMCI_SHM=0 (env_defs.h), any
- * other through libfabric. A node is named by its first process's world rank. */
+ * and the environment alone, not from the runtime, into @p want (t_np entries): the nodes of
+ * tester.h's t_node_model; a peer on this node is reached through the node's memory unless
+ * ARMCI_SHM=0 (env_defs.h), any other through libfabric. */
 static void expected_paths(int *want)
 {
-    MPI_Comm machine, node;
-    int n, r;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &machine);
-    MPI_Comm_size(machine, &n);
-    MPI_Comm_rank(machine, &r);
-    const char *e = getenv("ARMCI_NODE_SIZE");
-    int k = e ? atoi(e) : 0;
-    if (k <= 0 || k >= n)
-        k = n;
-    MPI_Comm_split(machine, r / k, r, &node);
-    int first, *firsts = malloc((size_t)t_np * sizeof(int));
-    MPI_Allreduce(&t_me, &first, 1, MPI_INT, MPI_MIN, node);
-    MPI_Allgather(&first, 1, MPI_INT, firsts, 1, MPI_INT, MPI_COMM_WORLD);
-    MPI_Comm_free(&node);
-    MPI_Comm_free(&machine);
-    e = getenv("ARMCI_SHM");
+    t_node_t mine = t_node_model(MPI_COMM_WORLD);
+    int *nodes = malloc((size_t)t_np * sizeof(int));
+    MPI_Allgather(&mine.node, 1, MPI_INT, nodes, 1, MPI_INT, MPI_COMM_WORLD);
+    const char *e = getenv("ARMCI_SHM");
     int shm = !(e && strcmp(e, "0") == 0); /* the suite sets 0 or 1; the default is 1 */
     for (int q = 0; q < t_np; q++)
-        want[q] = q == t_me                          ? ARMCIX_PATH_SELF
-                  : shm && firsts[q] == firsts[t_me] ? ARMCIX_PATH_SHM
-                                                     : ARMCIX_PATH_FABRIC;
-    free(firsts);
+        want[q] = q == t_me                      ? ARMCIX_PATH_SELF
+                  : shm && nodes[q] == mine.node ? ARMCIX_PATH_SHM
+                                                 : ARMCIX_PATH_FABRIC;
+    free(nodes);
 }
 
 int main(int argc, char **argv)

@@ -204,7 +204,8 @@ static void round_compare(shape_t *s, size_t n, int acc, int type, size_t es, ch
         for (size_t e = 0; e < (size_t)s->count[0] / es; e++) {
             double complex got = get_elem(type, back + doff[b] + e * es);
             double complex want = get_elem(type, expect + doff[b] + e * es);
-            tl->bad_acc += cabs(got - want) > 1e-3 * (1 + cabs(want));
+            /* small integers, exact in every type: any difference is an error */
+            tl->bad_acc += got != want;
         }
     free(inblock);
 }
@@ -264,15 +265,11 @@ static void test_random_shapes_match_model(void)
 {
     unsigned long rng = 0x9e3779b97f4a7c15UL ^ (unsigned long)(t_me + 1) * 7919;
     tally_t tl = {0, 0, 0, 0, 0};
-    int rounds = 0;
-    for (int round = 0; round < 60; round++) {
+    for (int round = 0; round < 60; round++)
         random_round(round, &rng, &tl);
-        rounds++;
-    }
     CHECK(tl.bad_put == 0, "%d strided put/get blocks wrong", tl.bad_put);
     CHECK(tl.bad_gap == 0, "%d gap bytes overwritten", tl.bad_gap);
     CHECK(tl.bad_acc == 0, "%d accumulated elements wrong", tl.bad_acc);
-    CHECK(rounds == 60, "rounds %d", rounds);
     CHECK(tl.bad_rc == 0, "%d put/get/acc calls of the random shapes returned nonzero", tl.bad_rc);
 }
 

@@ -29,35 +29,22 @@ static int world_of(int s, int m)
     return 2 * (m - 1 - s);
 }
 
-/* Domain checks on @p sub: nodes are runs of ARMCI_NODE_SIZE consecutive members of a
- * machine (as tester.h's t_node_size, over @p sub rather than the world); with shared memory
- * or node domains off, each process is a domain of its own. */
+/* Domain checks on @p sub: nodes are tester.h's t_node_model over @p sub rather than the
+ * world; with shared memory or node domains off, each process is a domain of its own. */
 static void check_domains(MPI_Comm sub, int me, int np)
 {
     const char *shm = getenv("ARMCI_SHM"), *dn = getenv("ARMCI_DOMAIN_NODE");
     int per_process = (shm && strcmp(shm, "0") == 0) || (dn && strcmp(dn, "0") == 0);
-    MPI_Comm machine;
-    int n, r, lead = me;
-    MPI_Comm_split_type(sub, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &machine);
-    MPI_Comm_size(machine, &n);
-    MPI_Comm_rank(machine, &r);
-    MPI_Allreduce(MPI_IN_PLACE, &lead, 1, MPI_INT, MPI_MIN, machine);
-    MPI_Comm_free(&machine);
-    const char *e = getenv("ARMCI_NODE_SIZE");
-    int k = e ? atoi(e) : 0;
-    if (k <= 0 || k >= n)
-        k = n;
-    /* a node: (the machine's lowest member, the run of k within it) */
-    int mine[2] = {per_process ? me : lead, per_process ? 0 : r / k};
-    int *all = malloc(2 * (size_t)np * sizeof(int));
-    MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, sub);
+    int mine = per_process ? me : t_node_model(sub).node;
+    int *all = malloc((size_t)np * sizeof(int));
+    MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, sub);
     int nnodes = 0, same = 0, bad = 0;
     for (int p = 0; p < np; p++) {
         int first = 1; /* p is the first member of its node */
         for (int q = 0; q < p && first; q++)
-            first = all[2 * q] != all[2 * p] || all[2 * q + 1] != all[2 * p + 1];
+            first = all[q] != all[p];
         nnodes += first;
-        int with_me = all[2 * p] == mine[0] && all[2 * p + 1] == mine[1];
+        int with_me = all[p] == mine;
         same += with_me;
         bad += armci_domain_same_id(ARMCI_DOMAIN_SMP, p) != with_me;
     }
@@ -179,8 +166,6 @@ int main(int argc, char **argv)
     by_mpi_comm = argc > 1 && strcmp(argv[1], "mpi_comm") == 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &t_me);
     MPI_Comm_size(MPI_COMM_WORLD, &t_np);
-    CHECK(level >= MPI_THREAD_SINGLE && level <= MPI_THREAD_MULTIPLE,
-          "MPI_Init_thread provided %d, not a thread level", level);
     CHECK(t_np >= 2, "needs a process outside the sub-communicator: run on 2 or more");
     int members = (t_np + 1) / 2, in = t_me % 2 == 0;
     MPI_Comm sub;

@@ -2,6 +2,7 @@
  * (each returned value distinct, the total exact), long and swap forms, and a counter
  * incremented under a mutex with plain get/put 1000 times by every process; a spin lock
  * built of swaps (int and long) under contention, and a loop driven by fetch-and-add. */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -219,12 +220,29 @@ int main(int argc, char **argv)
         CHECK(*counter == (long)N * t_np, "counter under mutex %ld, expected %ld", *counter,
               (long)N * t_np);
     /* two mutexes held at once, at different processes, each guarding a counter that is
-     * read and written back under both: a lost update means one excluded nobody */
+     * read and written back under both; each counter is also updated under its own mutex
+     * alone, so that if one mutex excluded nobody, its counter's lone updates would race
+     * the nested ones (which the other mutex alone serialises) and lose some. Updated
+     * under both only, a working mutex would have hidden a broken one. */
     long *c0 = (long *)((char *)base[0] + 64), *c2 = (long *)((char *)base[last] + 72);
     for (int i = 0; i < N / 10; i++) {
+        /* (the processor to another process between each read and write: a mutex that
+         * excludes nobody then loses updates at once, even with more processes than cores) */
+        ARMCI_Lock(0, 0);
+        long a = ARMCI_GetValueLong(c0, 0);
+        sched_yield();
+        ARMCI_PutValueLong(a + 1, c0, 0);
+        ARMCI_Unlock(0, 0);
+        ARMCI_Lock(2, last);
+        long b = ARMCI_GetValueLong(c2, last);
+        sched_yield();
+        ARMCI_PutValueLong(b + 1, c2, last);
+        ARMCI_Unlock(2, last);
         ARMCI_Lock(0, 0);
         ARMCI_Lock(2, last);
-        long a = ARMCI_GetValueLong(c0, 0), b = ARMCI_GetValueLong(c2, last);
+        a = ARMCI_GetValueLong(c0, 0);
+        b = ARMCI_GetValueLong(c2, last);
+        sched_yield();
         ARMCI_PutValueLong(a + 1, c0, 0);
         ARMCI_PutValueLong(b + 1, c2, last);
         ARMCI_Unlock(2, last);
@@ -232,15 +250,13 @@ int main(int argc, char **argv)
     }
     ARMCI_Barrier();
     if (t_me == 0)
-        CHECK(*c0 == (long)(N / 10) * t_np,
-              "counter under nested mutex 0 of process 0: %ld, "
-              "expected %ld",
-              *c0, (long)(N / 10) * t_np);
+        CHECK(*c0 == 2L * (N / 10) * t_np,
+              "counter under mutex 0 of process 0 (alone and nested): %ld, expected %ld", *c0,
+              2L * (N / 10) * t_np);
     if (t_me == last)
-        CHECK(*c2 == (long)(N / 10) * t_np,
-              "counter under nested mutex 2 of process %d: %ld, "
-              "expected %ld",
-              last, *c2, (long)(N / 10) * t_np);
+        CHECK(*c2 == 2L * (N / 10) * t_np,
+              "counter under mutex 2 of process %d (alone and nested): %ld, expected %ld", last,
+              *c2, 2L * (N / 10) * t_np);
     ARMCI_Barrier();
     ARMCI_Destroy_mutexes();
 

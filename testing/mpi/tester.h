@@ -46,32 +46,51 @@ static inline unsigned long t_rand(unsigned long *state)
     return *state = x;
 }
 
-/* What the runtime should call this process's node: the processes of this machine, cut
- * into runs of ARMCI_NODE_SIZE when that is set. @p nnodes_p: nodes in the whole job;
- * @p node_rank_p: this process's rank in its node (0: the node's first). Either may be
- * NULL. */
-static inline int t_node_size(int *nnodes_p, int *node_rank_p)
+/* The node layout the runtime should find, worked out from MPI and the environment alone,
+ * not from the runtime: the processes of @p comm on one machine (MPI_COMM_TYPE_SHARED, in
+ * rank order), cut into runs of ARMCI_NODE_SIZE when that is set. The one model every test
+ * that checks a layout uses. */
+typedef struct {
+    int node;   /* the node's name: the rank in @p comm of its first process */
+    int rank;   /* this process's rank in its node (0: the node's first) */
+    int size;   /* processes of its node */
+    int nnodes; /* nodes over all of @p comm (the cluster's hosts are machines of their own) */
+} t_node_t;
+
+static inline t_node_t t_node_model(MPI_Comm comm)
 {
-    MPI_Comm node;
-    int n, r;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &n);
-    MPI_Comm_rank(node, &r);
-    MPI_Comm_free(&node);
+    MPI_Comm machine;
+    int me, n, r;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &machine);
+    MPI_Comm_size(machine, &n);
+    MPI_Comm_rank(machine, &r);
+    int *members = malloc((size_t)n * sizeof(int));
+    MPI_Allgather(&me, 1, MPI_INT, members, 1, MPI_INT, machine);
+    MPI_Comm_free(&machine);
     const char *e = getenv("ARMCI_NODE_SIZE");
     int k = e ? atoi(e) : 0;
     if (k <= 0 || k >= n)
         k = n;
-    /* nodes over all machines (the cluster's hosts are machines of their own): each
-     * machine's first process counts that machine's nodes */
-    int mine = r == 0 ? (n + k - 1) / k : 0, nnodes;
-    MPI_Allreduce(&mine, &nnodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (nnodes_p)
-        *nnodes_p = nnodes;
     int first = r / k * k;
+    t_node_t t = {.node = members[first], .rank = r - first, .size = n - first < k ? n - first : k};
+    free(members);
+    /* each machine's first process counts that machine's nodes */
+    int mine = r == 0 ? (n + k - 1) / k : 0;
+    MPI_Allreduce(&mine, &t.nnodes, 1, MPI_INT, MPI_SUM, comm);
+    return t;
+}
+
+/* This process's node in the world (t_node_model): its size; @p nnodes_p: nodes in the
+ * whole job; @p node_rank_p: this process's rank in its node. Either may be NULL. */
+static inline int t_node_size(int *nnodes_p, int *node_rank_p)
+{
+    t_node_t t = t_node_model(MPI_COMM_WORLD);
+    if (nnodes_p)
+        *nnodes_p = t.nnodes;
     if (node_rank_p)
-        *node_rank_p = r - first;
-    return n - first < k ? n - first : k;
+        *node_rank_p = t.rank;
+    return t.size;
 }
 
 /* MPI is initialised by the test, so ARMCI must leave it alone at finalize. */
