@@ -90,12 +90,20 @@ int main(int argc, char **argv)
         unsigned char *got_b = malloc(big);
         memset(got_b, 0, big);
         ARMCI_Barrier();
+        /* The target stays out of ARMCI, blocked in MPI, until the origin has seen its get
+         * pending (an event, not a nap that a loaded machine could outlast); the origin
+         * lets it go at once if Test never says pending, and the check fails. */
+        int go = 1;
         if (t_me == 0) {
             armci_hdl_t hb4;
             ARMCI_NbGet(bb[peer], got_b, (int)big, peer, &hb4);
             long pending = 0;
-            while (ARMCI_Test(&hb4))
-                pending++;
+            while (ARMCI_Test(&hb4)) {
+                if (pending++ == 0 && expect_pending)
+                    MPI_Send(&go, 1, MPI_INT, peer, 79, MPI_COMM_WORLD);
+            }
+            if (pending == 0 && expect_pending)
+                MPI_Send(&go, 1, MPI_INT, peer, 79, MPI_COMM_WORLD);
             size_t wrong = 0;
             for (size_t i = 0; i < big; i++)
                 wrong += got_b[i] != (unsigned char)(i * 7 + (size_t)peer);
@@ -103,8 +111,7 @@ int main(int argc, char **argv)
             if (expect_pending)
                 CHECK(pending > 0, "ARMCI_Test said complete at once although the target slept");
         } else if (expect_pending && t_me == 1) {
-            struct timespec nap = {0, 300 * 1000 * 1000};
-            nanosleep(&nap, NULL);
+            MPI_Recv(&go, 1, MPI_INT, 0, 79, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         ARMCI_Barrier();
         free(got_b);

@@ -67,16 +67,27 @@ int main(int argc, char **argv)
         ARMCI_Get(base[1], &v, sizeof(v), 1);
     ARMCI_Barrier();
 
+    /* Process 1 computes, making no ARMCI call, until process 0 has read from it and put
+     * `stop` (both served only by its progress), then marks `computed` with a plain
+     * store. Events, not a window of time: process 1 says by an MPI message that it starts
+     * (eager: it waits for no one), and stops when told; only a runtime that serves
+     * nobody meanwhile makes it give up, after 60 s, and fail. */
+    volatile long *stop = (volatile long *)((char *)base[t_me] + 40);
+    *stop = 0;
+    ARMCI_Barrier();
     if (t_me == 1) {
         volatile double x = 0;
+        int go = 1;
+        MPI_Send(&go, 1, MPI_INT, 0, 77, MPI_COMM_WORLD);
         double t0 = now();
-        while (now() - t0 < 2.0)
+        while (!*stop && now() - t0 < 60.0)
             for (int i = 0; i < 10000; i++)
                 x += 1e-9 * i;
+        CHECK(*stop, "process 0's gets and put were not served in 60 s of computing");
         *computed = 1; /* a plain store: no ARMCI call while computing, nor at its end */
     } else if (t_me == 0) {
-        struct timespec nap = {0, 300 * 1000 * 1000};
-        nanosleep(&nap, NULL); /* process 1 is computing by now */
+        int go = 0;
+        MPI_Recv(&go, 1, MPI_INT, 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         double worst = 0;
         for (int k = 0; k < 5; k++) {
             v = 0;
@@ -87,12 +98,13 @@ int main(int argc, char **argv)
                 worst = dt;
             CHECK(v == 4243, "got %ld", v);
         }
-        long mark = -1;
+        long mark = -1, one = 1;
         ARMCI_Get((char *)base[1] + 32, &mark, sizeof(mark), 1);
         CHECK(mark == 0,
-              "the gets to a computing process were served only after its 2 s of "
-              "computing (worst %.1f ms)",
+              "the gets to a computing process were served only after it stopped computing "
+              "(worst %.1f ms)",
               worst * 1e3);
+        ARMCI_Put(&one, (char *)base[1] + 40, sizeof(one), 1);
         printf("t_progress: worst get latency to a computing process %.3f ms (path %d)\n",
                worst * 1e3, ARMCIX_Path_of(1));
     }
@@ -106,9 +118,13 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     for (int round = 0; round < 2; round++) {
         double one = 1.0, mine = t_me == 1 ? 5.0 : 0.0;
+        if (t_me == 1) { /* on its way into the collective (an event, not a nap) */
+            int go = 1;
+            MPI_Send(&go, 1, MPI_INT, 0, 78, MPI_COMM_WORLD);
+        }
         if (t_me == 0) {
-            struct timespec nap = {0, 100 * 1000 * 1000};
-            nanosleep(&nap, NULL); /* process 1 is in the collective by now */
+            int go = 0;
+            MPI_Recv(&go, 1, MPI_INT, 1, 78, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             double worst = 0;
             for (int k = 0; k < 50; k++) {
                 double t0 = now();
