@@ -5,6 +5,9 @@
 here=$(cd "$(dirname "$0")" && pwd)
 run="$here/run-mpi.sh"
 . "$here/report.sh"
+# configure builds the GA programs only where it found Debian's GA for this MPI family
+[ -x "${top_builddir:-.}/testing/ga/t_ga" ] ||
+    skip_all "ga: Global Arrays is not installed (apt-get install libglobalarrays-dev libscalapack-openmpi-dev or -mpich-dev, gfortran; then configure again)"
 
 # ARMCI-MPI's library is static: had the link taken it, its internal ARMCII_ symbols
 # would be in the program and no libarmci.so in its dependencies.
