@@ -53,7 +53,7 @@ demo)
     ;;
 check)
     status=0
-    (cd "$main" && make check >/dev/null 2>&1) || status=1
+    (cd "$main" && make check >make-check.log 2>&1) || status=1
     echo "== the same tests under AddressSanitizer and UndefinedBehaviorSanitizer, internal checks on"
     san=_build/sanitizers
     build "$san" --enable-sanitizers --enable-debug || status=1
@@ -63,7 +63,7 @@ check)
         # and cannot be told apart from ours. Memory errors and undefined behaviour abort.
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        make check >/dev/null 2>&1) || status=1
+        make check >make-check.log 2>&1) || status=1
     echo "== the threaded tests under ThreadSanitizer (testing/tsan.sh)"
     # Only the library and the two programs tsan.sh runs: the whole suite under TSan would
     # cost CI more than its budget, and the threads are where TSan finds what ASan cannot.
@@ -72,7 +72,7 @@ check)
     mkdir -p "$tsan"
     (cd "$tsan" && { [ -f Makefile ] || ../../configure --enable-tsan >/dev/null; } &&
         make -j2 libarmci.la $tsan_progs >/dev/null &&
-        make check TESTS=testing/tsan.sh check_PROGRAMS="$tsan_progs" >/dev/null 2>&1) ||
+        make check TESTS=testing/tsan.sh check_PROGRAMS="$tsan_progs" >make-check.log 2>&1) ||
         status=1
     echo "== the part of the tests where MPIs differ, built for MPICH (CC=mpicc.mpich)"
     # MPICH's family has another ABI (MPI_Comm is an int) and another launcher (hydra):
@@ -82,7 +82,7 @@ check)
     build "$mpich" CC=mpicc.mpich --enable-werror || status=1
     (cd "$mpich" && SUITE_TAG=every-mpi make check TESTS="testing/unit/test_core \
         testing/unit/test_cache testing/suite.sh testing/errors.sh testing/dead.sh \
-        testing/ga.sh" >/dev/null 2>&1) || status=1
+        testing/ga.sh" >make-check.log 2>&1) || status=1
     testing/summary.sh "$main" "$san" "$tsan" "$mpich"
     exit $status
     ;;

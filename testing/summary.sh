@@ -12,9 +12,9 @@ pass=0
 fail=0
 skip=0
 skipped=
-bad() { # bad LOG PATTERN: show the failures of LOG
-    echo "---- failures in $1:"
-    grep -A12 -- "$2" "$1"
+bad() { # bad LOG PATTERN: show the failures of LOG, and where the whole of it is
+    echo "---- failures in $1 (the whole log is there; make's own output in $(dirname "$1")/../make-check.log):"
+    grep -A30 -- "$2" "$1" | head -400
 }
 for d in "$@"; do
     # every build runs these; the others (ga, valgrind, tsan, cluster, format) may skip;
