@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # armci-ofi quick start on Debian 12:
 #   ./quickstart.sh demo    install what is missing, build, run the 4-process demo on both paths
 #   ./quickstart.sh check   install what is missing, build, run every test (make check), then

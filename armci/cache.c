@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCIX_Cache_*: modes, invalidation and statistics of the get cache (src/cache). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Argument checks shared by the API files. */
 #include <stdio.h>
 

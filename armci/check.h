@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Argument checks of the API layer. They are always on: each costs a compare or a
  * binary search, and each failure names the call, the argument and its value.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCIX_Alltoall and ARMCIX_Allgather: argument checks (the work is in src/coll). */
 #include "check.h"
 

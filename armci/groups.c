@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Process groups, in ARMCI-MPI's layout (Global Arrays reads group->comm directly).
  * Process arguments of one-sided calls stay absolute; groups translate.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI_Init*, ARMCI_Finalize, ARMCI_Error and the runtime's queries; the runtime itself
  * comes up and goes down in src/core/runtime.c. */
 #include <sched.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Collective and local allocation, the public calls: their arguments are checked here,
  * and the allocation itself is the core's (src/core/alloc.c).

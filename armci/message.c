@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * armci_msg_*: message passing and collectives over MPI. Every wait drives ARMCI progress,
  * so a process sitting in a collective still serves one-sided operations aimed at it.

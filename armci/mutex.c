@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Mutexes as MCS queue locks, in sets: the world's set (ARMCI_Create_mutexes) and any number
  * of handle batches over groups (ARMCIX_Create_mutexes_hdl, ARMCI-MPI's extension). Both run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contiguous put, get and accumulate, blocking and nonblocking. */
 #include "check.h"
 #include "../src/agg/agg.h"

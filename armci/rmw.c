@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI_Rmw: fetch-and-add and swap on int and long words of any process. */
 #include <string.h>
 

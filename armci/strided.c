@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Strided put, get and accumulate (0..ARMCI_MAX_STRIDE_LEVEL levels), blocking and not. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Handles, completion, fences and the barrier. */
 #include "check.h"
 #include "../src/agg/agg.h"

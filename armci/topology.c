@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Topology: domains are nodes whose processes reach each other's ARMCI memory through
  * shared memory, so that same-domain pointers may be dereferenced (Global Arrays does).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Single values, flagged puts, local copies and local-access brackets. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generalised I/O vector put, get and accumulate, blocking and not. */
 #include <errno.h>
 #include <stdint.h>

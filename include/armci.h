@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * armci-ofi: the ARMCI one-sided communication interface on libfabric.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Extensions to ARMCI. The first part is ARMCI-MPI's armcix.h, with its prototypes, so that
  * programs written for it build and link unchanged; the rest is ours (armci-ofi), and code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * armci-ofi: the armci_msg_* message-passing helpers (ARMCI-MPI compatible).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * armci-ofi's mp3.h: the MP_* macros with which ARMCI test programs (ARMCI-MPI's
  * tests/contrib, Global Arrays' armci/testing) start, time and synchronise themselves,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * NAS Parallel Benchmarks CG (NPB 3.x algorithm) on ARMCI.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the NAS kernels (mg.c, cg.c) share: NPB's random number generator, the command line,
  * the communication variant, NPB-style result output and the point-to-point notification

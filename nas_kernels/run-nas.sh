@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # NAS MG and CG: every communication variant at 1, 2 and 4 processes, on the same-node path
 # (ARMCI through shared memory, MPI through its shared-memory transport) and on the fabric
 # path (ARMCI_SHM=0 over libfabric tcp, MPI over its TCP transport), in one table:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Barnes-Hut (testing/apps/barnes_hut.c) on the get cache. Its forces must equal a direct
 # O(N^2) sum: to rounding with theta 0 (every cell opened), within the monopole error with
 # theta 0.5 (RMS 4.4e-3 at 2000 bodies). Over libfabric, where gets are cached, every cache

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The suite across real node boundaries: hosts of this machine made of namespaces
 # (cluster/hosts.sh), each with its own hostname, network and /dev/shm, so that node
 # detection finds real nodes (no ARMCI_NODE_SIZE), processes of one host share its node

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Conformance with the consumers' own test suites: every self-checking C test program of
 # ARMCI-MPI (tests/, tests/contrib/) and of Global Arrays 5.8.2 (armci/testing, and the C
 # programs of global/testing, linked with Debian's libga for the build's MPI) is built
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
     --md) md=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,/^here=/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^here=/p' "$0" | sed '/SPDX-License/d; $d; s/^# \{0,1\}//'; exit 0 ;;
     *) break ;;
     esac
 done

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Faults, not misuse: a process killed in the middle of the run must not leave the others
 # hanging (each ends through ARMCI_Error naming it as dead, not only the failed operation
 # that revealed it, within 30 s), and with ARMCI_WATCHDOG a

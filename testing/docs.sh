@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # armci-info tells the truth, and docs/tuning.md carries the environment table the runtime
 # actually has (regenerate with `make docs`).
 top=${top_srcdir:-$(dirname "$0")/..}
@@ -64,4 +65,21 @@ else
     diff "$doc" "$gen" | sed 's/^/#   /' | head -10
 fi
 rm -f "$gen" "$doc"
+# The license: LICENSE at the top, and an SPDX line in the first three lines of every
+# source file (C, Fortran, shell, the build's own files), so that no file is left unlicensed.
+nolic=$(cd "$top" && {
+    find include armci src testing nas_kernels -name '*.[chF]' ! -name config.h
+    find . -maxdepth 1 -name '*.sh'
+    find testing nas_kernels -name '*.sh'
+    echo configure.ac Makefile.am armci.pc.in
+} | sort -u | while read -r f; do
+    [ -f "$f" ] || continue
+    head -3 "$f" | grep -q 'SPDX-License-Identifier: BSD-3-Clause' || echo "$f"
+done)
+if [ -f "$top/LICENSE" ] && grep -q 'BSD 3-Clause License' "$top/LICENSE" && [ -z "$nolic" ]; then
+    result ok "LICENSE is BSD-3-Clause and every source file carries its SPDX line"
+else
+    result "unlicensed files" "LICENSE is BSD-3-Clause and every source file carries its SPDX line"
+    echo "$nolic" | head -20 | sed 's/^/#   without an SPDX line: /'
+fi
 finish docs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Misuse must end the job with a clear message through ARMCI_Error: for each case, the
 # run must fail and its output must contain the expected words.
 here=$(cd "$(dirname "$0")" && pwd)

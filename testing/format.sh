@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every C file of the project follows .clang-format (as clang-format 14, Debian 12's, reads
 # it). Without clang-format the check is skipped and says so; quickstart.sh installs it.
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Global Arrays (Debian's prebuilt libga-openmpi) on our libarmci: the link must take
 # armci-ofi and nothing of ARMCI-MPI, and the GA test programs (C, and Fortran as NWChem
 # calls GA) must pass with shared memory on and off and over several providers.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The MPI launcher, for run-mpi.sh and cluster/run.sh (sourced, POSIX sh). Sets MPIEXEC
 # and MPI_FAMILY when they are not given, and launcher_env exports what that family needs
 # to run the tests here. The families:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The include rules of docs/layers.md ("What a layer may include"), checked: every quoted
 # #include of every C file under armci/ and src/ is matched against what its layer may
 # name. System and public headers (<...>) are not concerned.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Reading testing/mpi/matrix (sourced by suite.sh and cluster.sh). `read` without -r joins
 # a line that ends in a backslash to the next.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # NAS MG and CG, class S, on every communication variant at 1, 2 and 4 processes with
 # shared memory on, and at 2 and 4 with it off (everything over libfabric's tcp provider).
 # A run passes when it exits 0 and prints NPB's "Verification = SUCCESSFUL" line, which it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by the test scripts: one TAP line per case, which automake's tap-driver.sh turns
 # into a PASS:/FAIL: line of `make check` naming the case, and the plan at the end. A
 # failure's diagnostics follow it as TAP comments: the program's own error lines, then the

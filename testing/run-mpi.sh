@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Run an MPI program the way every test and demo here does:
 #   run-mpi.sh NPROCS program [args...]
 # under `timeout` (TEST_TIMEOUT seconds, default 120), oversubscribed (this machine has two

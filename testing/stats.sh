@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # ARMCI_STATS counts what a program did: a run with a known number of operations must find
 # exactly that number, per process, on the path it took.
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The MPI test programs under every configuration that takes a different path through
 # the runtime: shared memory on; shared memory off over libfabric's tcp, shm and
 # sockets providers; several nodes (ARMCI_NODE_SIZE: shared memory within, libfabric

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # After `make check`: the failed cases with their diagnostics, then one closing line
 # counting every individual case: the unit tests' own (their PASS:/FAIL: lines) and the
 # test scripts' (one TAP line each, which automake's tap-driver records in their .trs),

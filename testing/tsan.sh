@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # ThreadSanitizer over t_threads (4 threads per process issuing puts, gets, accumulates and
 # fetch-and-adds beside the progress thread) at 4 processes (2 for the woken thread), about
 # 10 s per configuration; and over t_values (flagged puts, whose acknowledgements the

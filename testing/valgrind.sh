@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Valgrind memcheck over the contiguous, strided, get-cache and collective tests at 2
 # processes, with node shared memory and over libfabric's tcp provider; any error fails
 # (suppressions, each explained, only for MPI's process-manager library:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Aggregate handles (see agg.h). */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Aggregate handles: nonblocking puts and gets issued on a handle marked with
  * ARMCI_SET_AGGREGATE_HANDLE are collected as blocks instead of being sent, and travel as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The get cache (CLaMPI). The engine (engine.c) is pure: entries keyed by (target,
  * address) with a length, a cuckoo index for exact lookups, a page map for containment

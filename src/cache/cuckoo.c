@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cuckoo hash index with bounded kick chains and path eviction (see cuckoo.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The cache index: cuckoo hashing over entry ids. Each key (a 64-bit hash of target and
  * address) has ARMCII_CUCKOO_WAYS candidate slots in one table; an insert that finds them

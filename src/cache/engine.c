@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The cache engine (see cache.h): entries, their two indexes, storage, eviction and the
  * adaptive scheme. No MPI, no libfabric, no runtime state: the unit tests drive it alone.

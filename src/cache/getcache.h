@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The get cache as the rest of the runtime uses it (src/cache/runtime.c): the core's get
  * path asks it first and fills it, writes and synchronisation points invalidate it, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The get cache inside the runtime: which gets it answers, when its contents stop being
  * valid, and how a miss fills it.

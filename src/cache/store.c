@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Best-fit allocator of the cache's storage buffer (see store.h). */
 #include <stdlib.h>
 #include <string.h>

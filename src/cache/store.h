@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Space in the cache's storage buffer: a best-fit allocator of byte ranges. Blocks are
  * kept in address order (so a freed block merges with free neighbours) and free blocks in

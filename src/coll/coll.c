@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * All-to-all and allgather within a node through the node's shared heap. Every process
  * exposes its send and receive buffers there (in place when they already lie in the heap,

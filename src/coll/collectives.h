@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The collectives as the rest of the runtime uses them (src/coll): the world's barrier,
  * reductions and broadcasts for armci_msg_*, and their bring-up. What the files of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * All-to-all and allgather over several nodes: the node-level exchange through the shared
  * heap (coll.c's copies, on each node's own block of the matrix) combined with one exchange

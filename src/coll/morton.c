@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Morton order and the even split of the curve (see morton.h). */
 #include "morton.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Morton (Z) order over a P x P block matrix, and its even split among P processes: the
  * cells of the matrix in Z order, with the curve cut into P runs of P cells. Walking a run

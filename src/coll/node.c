@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the collectives of src/coll share on a node: the choice of algorithm
  * (ARMCI_COLL_ALG), staging buffers in the node heap, the node's barrier, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Internal interface of the collectives (src/coll): what node.c gives the others (the
  * node's shared-memory barrier, staging buffers, the choice of algorithm), and hier.c's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reductions, broadcasts and barriers written with MPI's point-to-point messages and
  * completed by the runtime's own wait, which serves peers' one-sided operations aimed at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The collectives of armci_msg_* over a communicator that the API layer (armci/message.c)
  * has checked the arguments of: reductions, selection of a process's data by its key,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Accumulate kernels: dst[i] += scale * src[i] for the six ARMCI element types. Used by
  * same-node accumulates and by the target-side handler of software accumulates; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Accumulate and read-modify-write kernels (acc.c): pure arithmetic on local memory, for
  * every path that applies an accumulate or an atomic where the data is (same-node copies,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Settings that must be alike on every process (ARMCII_ENV_SAME rows of env_defs.h). A
  * process with ARMCI_SHM=0 among others with 1 would wait in one start-up collective

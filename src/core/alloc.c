@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Allocation: a block comes from this process's slice of the node heap (so same-node
  * peers can address it directly), is registered with libfabric when some peer needs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Internal interface of armci-ofi: the runtime's state and the core's calls, for the API
  * layer (armci/), the core (src/core) and the layers beside it. What the transport offers

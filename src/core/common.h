@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What every layer shares and nothing more: the internal status codes, a registration
  * with libfabric, and the calls that report an error or read the clock (error.c). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Where the progress thread runs. Launchers bind each process to a core when there are
  * enough of them (Open MPI does for two processes), and a thread inherits its creator's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Where the progress thread runs: the choice from the CPUs the process may use, those it
  * is bound to, those any process of the machine is bound to and ARMCI_PROGRESS_CPUS. Pure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parsing, validation and printing of the environment table (env_defs.h). */
 #include <errno.h>
 #include <stdio.h>

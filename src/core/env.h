@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The environment table: see env_defs.h for the variables. */
 #ifndef ARMCII_ENV_H
 #define ARMCII_ENV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every environment variable of armci-ofi, declared once: name (without the ARMCI_
  * prefix), type, default, one-line help. The same table parses, validates and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error reporting: the function that first sees a problem reports it here, once. */
 #include <stdarg.h>
 #include <stdio.h>

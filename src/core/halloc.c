@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* First-fit span allocator with neighbour merging. */
 #include <stdlib.h>
 #include <string.h>

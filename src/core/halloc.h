@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A first-fit allocator of offsets inside one contiguous range (a process's slice of
  * the node heap). Free spans are kept sorted and merged with their neighbours.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What code on the hot path is marked with, and how a pass reads memory to keep it
  * cached (warm.h, warm.c): a leaf every layer may include.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Internal invariants: counters that must balance (a request's pending operations, the
  * operation contexts and bounce buffers taken and given back). A build configured with

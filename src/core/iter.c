@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Strided and vector descriptors as block sequences (see iter.h). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Noncontiguous descriptors (strided patches and I/O vectors) as a sequence of
  * contiguous blocks (local address, remote address, length). Pure: validated, merged

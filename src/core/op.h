@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What an operation does, under one name in every layer: the API layer's checks, the
  * noncontiguous engine (nc.c), the message builder (am.c), aggregation and the statistics.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ARMCI's ordering promises and fences: what a blocking operation waits for before it
  * goes (armcii_order_before), what a load/store on our own memory waits for, and the

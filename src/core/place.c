@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The placement policy for arriving data (place.h). */
 #include <stdint.h>
 #include <string.h>

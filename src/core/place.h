@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Where data that another party consumes lands (cache injection, Leon): a copy the
  * consumer reads soon goes through the cache; a large one that will not be read soon goes

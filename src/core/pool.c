@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The request pool, made and freed; what each operation does to it is inline in pool.h
  * (the life of a request in flight: req.c). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The request pool: requests and handles. A request lives in a bounded pool; a handle
  * names it by slot and generation, so a handle whose request has completed (and whose

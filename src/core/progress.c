@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The progress engine: polling, waiting for requests, counters and MPI with a bounded
  * time and a clear diagnostic, and the progress thread that serves peers while the

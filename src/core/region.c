@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Region table: per-rank sorted segment arrays with binary search. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The region table: for each rank, the segments it contributed to ARMCI allocations,
  * sorted by base address, so that (rank, address, length) finds its segment in O(log n).

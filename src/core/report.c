@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The statistics report: the counters (stats.c) gathered over processes at finalize,
  * printed and written (see stats.h). */
 #include <stdio.h>

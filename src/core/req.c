@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The life of a request: made (armcii_req_new), its transport operations issued and
  * completed (armcii_req_issued, armcii_req_op_done), found again from a reply's cookie,

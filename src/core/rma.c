@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Contiguous put, get and accumulate: the API layer has checked the arguments and
  * found the target segment; here the selector picks the protocol and the request is

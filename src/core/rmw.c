@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Read-modify-write on one word (ARMCI_Rmw and the ARMCIX fetch-and-add family). Where
  * accumulates use libfabric atomics, so does every read-modify-write; otherwise a CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Bringing the runtime up and taking it down: the order in which the core, the transport,
  * the get cache and the collectives start and stop. The API layer (armci/init.c) counts

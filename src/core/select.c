@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The limits the protocol rules apply (the rules themselves are select.h's, inline on
  * every operation's path). */
 #include "select.h"

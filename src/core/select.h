@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The protocol selector: which way one request travels, decided from the target's
  * path, the size, the local buffer and the provider's limits. Pure, so that the

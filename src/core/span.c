@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Gets of many short blocks as one read of the range they span (span.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A strided or vector get of blocks too short for an RMA read each, read as the one range
  * of the target's memory they span, when that range is not much longer than the blocks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-process counters (stats.h): a leaf, counted in by every layer, the transport
  * included; report.c reads them at finalize. */
 #include "stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Per-process statistics (ARMCI_STATS=1): counted where operations are issued, reported
  * at ARMCI_Finalize as one table over all processes (min / median / max), and written as

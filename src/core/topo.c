@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Node layout: which ranks share a node (MPI_Comm_split_type), and hwloc's view of the
  * node (cores, caches, the CPUs the progress thread may use), loaded once for the parts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The keep-warm pass (warm.h). What an 8-byte operation reads before its data, measured
  * with testing/perf/cold_bench after the application has walked 64 MiB: the runtime's

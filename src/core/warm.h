@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Keeping the runtime's hot structures in the processor's caches while the application
  * computes ("hot caching", Dosanjh et al.): a pass of the progress thread reads one word

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Collectives that can never complete. Processes that called different collectives (one
  * ARMCI_Free, another ARMCI_Barrier) each wait for the others, forever. A collective's wait

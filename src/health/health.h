@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The job's health (src/health): it owns finding out that the job cannot go on, and ending
  * it with the cause named, never a hang.

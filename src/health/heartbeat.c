@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Heartbeats: knowing, on every host, that a process of the job has died or gone silent,
  * even while no ARMCI call is waiting for it. live.c watches the processes of this node

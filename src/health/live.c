@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Dead peers. A process of this node that was killed or crashed leaves the others waiting
  * for something it will never do: a completion, a barrier, a lock it held. Every waiting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * armci-info --check: can this node, and every node of a launch, run armci-ofi jobs?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* armci-info --check (armci_check.c). */
 #ifndef ARMCI_CHECK_H
 #define ARMCI_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * armci-info: what armci-ofi would run on here, in the spirit of ompi_info and fi_info.
  * The libfabric providers with what the runtime needs from each and the one it would

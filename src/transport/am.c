@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Active messages: operations applied by the target's own progress engine. This file is
  * the engine: framing, sequence numbers and early arrivals held back, the queue of sends

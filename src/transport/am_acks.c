@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Deferred acknowledgements of flagged puts: the bookkeeping (see am_acks.h). */
 #include <stdlib.h>
 #include <string.h>

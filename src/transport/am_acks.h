@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Deferred acknowledgements of flagged puts (see am.c): the bookkeeping of both sides,
  * without the sending, so that it can be tested by itself.

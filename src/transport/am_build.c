@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Active messages, origin side: the builder that packs the blocks of one operation to one
  * target into as few messages as bounce buffers allow (put and accumulate records with

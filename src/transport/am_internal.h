@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Active messages inside the transport: the wire format, and what the engine (am.c) offers
  * the target-side handlers (am_target.c) and the origin-side message builder (am_build.c).

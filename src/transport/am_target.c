@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Active messages, target side: the handlers that apply a request or take a reply, each
  * registered with the engine (am.c) for its kind.

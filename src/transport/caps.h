@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the fabric transport can do, as it reports it once at start-up
  * (armcii_ofi_init). The core derives its protocol limits and ordering rules from these

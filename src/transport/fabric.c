@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The fabric brought up and taken down, in order: the endpoint (ofi.c), the messages on
  * it (am.c, with the target's handlers of am_target.c), and what the provider's atomics

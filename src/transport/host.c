@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The transport's host (host.h): written here only. */
 #include "host.h"
 

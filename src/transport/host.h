@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the transport is given and whom it calls: the process's place in the job and the
  * settings it reads, handed over once at start-up (armcii_tp_configure), and the calls

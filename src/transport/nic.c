@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which NIC of several (nic.h). */
 #include <stdio.h>
 #include <string.h>

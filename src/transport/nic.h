@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Which NIC, where a node has several that the chosen provider reaches (libfabric lists one
  * domain for each): the one ARMCI_NIC names, else one near the cores the process runs on,

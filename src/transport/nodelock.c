@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The contended path of the node lock (nodelock.h). A waiter that once slept takes the
  * word with NODELOCK_WAITERS set: it cannot know whether others sleep behind it, so its

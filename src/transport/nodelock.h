@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A lock shared by the processes of a node: one 32-bit word in node memory, 0 when free,
  * else its holder's id (node rank + 1), with NODELOCK_WAITERS set once somebody sleeps on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libfabric transport: one RDM endpoint per process, an AV table indexed by rank, one
  * completion queue, memory registration, RMA reads and writes (direct, inject and

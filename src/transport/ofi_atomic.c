@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Accumulate through libfabric atomics (the fast path). Types the provider rejects, and
  * complex types which no provider here offers, take the software path in am.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Which libfabric provider the job runs on, and that every process chose the same.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the libfabric transport files only (ofi.c, ofi_atomic.c, am.c). */
 #ifndef ARMCII_OFI_INTERNAL_H
 #define ARMCII_OFI_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libfabric, opened when the runtime first needs the fabric rather than when the program
  * is loaded. Debian's libfabric.so.1 depends on libpsm_infinipath.so.1 and libpsm2.so.2,

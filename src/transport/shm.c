@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Node shared memory. At init the processes of a node map one shared-memory object at
  * the same virtual address (the leader proposes an address, the others map there with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The transport's contract: everything the core, and the layers beside it, may ask of
  * the node's shared memory (shm.c) and of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One contiguous block of a transfer: where it is here, where it goes (or comes from) at
  * the target, and its length. The core keeps its block lists in this form (an aggregate

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Barnes-Hut N-body on ARMCI, the get cache's second application (after LCC).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # NWChem on Global Arrays' own ARMCI, ComEx with the MPI-PR (progress rank) backend:
 # NWChem's default on clusters (ARMCI_NETWORK=MPI-PR, GA configure --with-mpi-pr), for
 # comparison with our ARMCI. Sourced by nwchem.sh, whose $WORKDIR $top $log $stamp

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # NWChem 7.2.3 on armci-ofi: a minimal NWChem (NWCHEM_MODULES, default "nwdft driver"),
 # with the Global Arrays 5.8.2 it bundles, built on an "external ARMCI" that is the build
 # tree's libarmci.so, then relinked without recompiling on Debian's ARMCI-MPI (same ABI),

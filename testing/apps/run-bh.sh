@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Barnes-Hut (barnes_hut.c) under every cache configuration on the fabric path (shared
 # memory off, FI_PROVIDER as set, tcp by default): cache off, fixed index and buffer sizes,
 # the adaptive scheme from 256 entries and 64 KiB, and the same source on ARMCI-MPI (no

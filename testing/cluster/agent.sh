@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The remote-shell agent for the hosts of hosts.sh (Open MPI's plm_rsh_agent, hydra's
 # -launcher-exec):
 #   agent.sh [options] HOST COMMAND...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A cluster of hosts on this machine, for runs that cross real node boundaries:
 #
 #   hosts.sh up N       bring up N hosts (1-4); prints the cluster's directory

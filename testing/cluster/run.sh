@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Run an MPI program across hosts of this machine (see hosts.sh):
 #   run.sh HOSTS PROCS_PER_HOST [mpirun options] program [args...]
 # e.g. `testing/cluster/run.sh 2 2 _build/default/testing/demo/demo`: 4 processes, 2 on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * armci-ofi demo: four processes pass blocks around a ring with ARMCI_NbPut and
  * ARMCI_NbGet, check every byte, and process 0 prints a short latency and bandwidth

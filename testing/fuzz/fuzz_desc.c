@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer harness for the argument checks that take whole descriptors: strided
  * descriptors, I/O vectors and handles. The input is read as a little program:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Global Arrays on armci-ofi: Debian's prebuilt GA library (compiled against ARMCI-MPI's
  * headers) linked against our libarmci. Every operation is checked against a local

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The mix of operations Global Arrays' armci/testing/test.c issues to every process in
  * test_aggregate (lines 1636-1790) and test_implicit (lines 1811-1943), shared by t_agg

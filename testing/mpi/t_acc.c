@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Accumulate: all six types with a scale, blocking and nonblocking, and many processes
  * accumulating into one location (the sum must be exact): contiguous, strided and vector
  * accumulates mixed onto overlapping elements, many single-element vector segments, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Aggregate handles: 1 to 10 000 operations per handle, mixed sizes, puts then gets,
  * several handles to several targets at once, flush on fill, flush by a fence or a barrier,
  * reuse of a handle, ARMCI_Test, value puts, and the counters (one transfer per flush);

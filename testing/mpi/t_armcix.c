@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI-MPI's extensions (armcix.h): groups split by color and duplicated, used for
  * allocation, one-sided data and group collectives; batches of mutexes over groups, beside
  * the world's mutexes, guarding read-modify-write counters; Trylock; one process holding

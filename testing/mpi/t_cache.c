@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The get cache (ARMCIX_Cache_*): each mode's invalidation rules, invalidation by this
  * process's own puts, accumulates and RMW, strided against contiguous entries, a user

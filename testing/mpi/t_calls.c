@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The public calls no other test makes, each checked against what is known without ARMCI:
  * MPI's ranks, the monotonic clock, the environment, and the node layout tester.h finds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCIX_Alltoall and ARMCIX_Allgather against MPI_Alltoall and MPI_Allgather: block sizes
  * from 1 byte to 1 MiB, ordinary buffers (staged or read in place), ARMCI_Malloc_local
  * buffers (used in place) and some of each, the world and a group of the odd processes;

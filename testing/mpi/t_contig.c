@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contiguous put and get, blocking and nonblocking, to every process (self included),
  * at sizes from 0 bytes through unaligned single bytes to several bounce buffers; and
  * put, get and accumulate whose local buffer lies in this process's own ARMCI_Malloc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A process dies in the middle of the run (SIGKILL, as an out-of-memory kill or a node
  * failure would do it) and the survivors must not hang: each must end through ARMCI_Error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Misuse, one case per run (named by the first argument). Each case must end the job
  * through ARMCI_Error with a message naming the call and the bad value; errors.sh checks
  * the exit status and the message. Reaching the end of a case is a failure. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the runtime costs a process in memory, against the goals of a job of thousands of
  * processes with a hundred per node:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Operators as a Fortran caller passes them. A Fortran character argument carries its
  * length apart and no terminating NUL, and Global Arrays hands NWChem's literal on as it
  * came (global/src/fapi.c, ga_igop_ -> pnga_gop -> armci_msg_lgop; NWChem's first is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Groups (create, child, rank/size, absolute ids, default and world), allocation over a
  * group, one create call with disjoint lists (pairs, {me}, nodes), overlapping groups, and
  * the topology calls (domains, same node). */

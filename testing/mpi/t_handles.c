@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Handles: individual completion, ARMCI_Test, implicit handles with WaitProc/WaitAll,
  * 100 000 outstanding implicit puts (pool recycling), and more explicit handles in flight
  * than the pool holds (the oldest are completed transparently), and implicit value, vector,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ARMCI_Init and ARMCI_Finalize nest, as consumers rely on: GA's armci/testing/simple.c
  * (v5.8.2, lines 23-24 and 66-67) initialises twice and finalises twice, and GA and TCGMSG

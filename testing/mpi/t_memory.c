@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Allocation: sizes differing per process (zero included), same-node pointers usable
  * directly, ARMCI_Free with NULL, local allocations, and many allocate/free cycles. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Memory freed and handed out again at the same address, under two libraries that
  * register memory: MPI (its own registration cache when it runs on the fabric: Open MPI's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* armci_msg_*: reductions with every operation and type checked against MPI's own
  * results, broadcasts, point to point, selection, the binary tree, address exchange and
  * group variants. Each case below is a static test_* function; main runs them in order on

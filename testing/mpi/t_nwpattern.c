@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The ARMCI calls NWChem's DFT makes through Global Arrays, in the mix and order it makes
  * them, each result checked against values the test computes itself. Counted with ltrace
  * on NWChem 7.2.3's QA test dft_he2+ at 2 processes (testing/apps/nwchem.sh): per process

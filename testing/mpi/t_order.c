@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Location consistency: operations from one process to the same target elements take
  * effect in the order they were issued, with no fence between them. Each sequence is a put
  * (contiguous, strided or vector), then a contiguous, a strided and a vector accumulate in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The profiling interface: a tool defines ARMCI_<name> itself, counts the call, and calls
  * through to PARMCI_<name>. ARMCI-MPI's tests/test_parmci.c (lines 114-121, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Progress: while process 1 computes for 2 s without calling ARMCI, 8-byte gets from
  * process 0 must complete before that computation ends: process 1 marks its end in its
  * memory, and the gets must find the mark not yet there (an event, not a time bound; the

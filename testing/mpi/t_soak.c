@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Soak: many mixed nonblocking operations (explicit, implicit and aggregate handles;
  * contiguous, strided and accumulate; puts and gets) from every process to random targets,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A known number of operations for the statistics check (testing/stats.sh): 1000 gets of
  * 8 bytes, 100 puts of 64 bytes, 10 double accumulates and 5 fetch-and-adds per process,
  * all to the next process; then 10 small all-to-alls, 4 large allgathers and 3 reductions

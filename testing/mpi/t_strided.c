@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Strided put, get and accumulate with random shapes of 0..8 stride levels, block sizes
  * from 1 byte to beyond the direct-transfer threshold, checked against a local model:
  * what a get brings back must equal what was put, and gaps must stay untouched. Also: the

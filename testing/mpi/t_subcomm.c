@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ARMCI on part of the job (issue 35): ARMCI_Init_thread_comm on a sub-communicator of
  * MPI_COMM_WORLD, called by its members only. As ARMCI-MPI defines it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Read-modify-write and mutexes: 1000 fetch-and-adds from every process into one counter
  * (each returned value distinct, the total exact), long and swap forms, and a counter
  * incremented under a mutex with plain get/put 1000 times by every process; a spin lock

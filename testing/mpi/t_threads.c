@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Thread safety: after ARMCI_Init_thread(MPI_THREAD_MULTIPLE), four threads per process
  * issue puts, gets, accumulates and fetch-and-adds at once, alongside the progress thread.
  * Data round-trips exactly, and the shared counters come out exact with every fetched

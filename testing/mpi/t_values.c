@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Single values (put, nonblocking put, get), flagged puts seen by a waiting target, local
  * copies and access brackets. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* I/O-vector put, get and accumulate: several descriptor groups of scattered segments,
  * blocking and nonblocking, small (packed) and large (direct) segments; 50 descriptors of
  * different sizes to myself and a neighbour read straight back; a handle per process in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal harness for the SPMD test programs: count failed checks on every rank,
  * report them with rank and line, and agree on the outcome at the end. */
 #ifndef TESTER_H

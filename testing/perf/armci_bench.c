@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * OSU-style ARMCI benchmark: latency (8 B - 1 KiB) of Get, Put, Acc and NbGet+Wait,
  * bandwidth (1 KiB - 4 MiB) of Get and Put, and the overlap of a 256 KiB NbGet with

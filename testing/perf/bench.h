@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Small helpers the benchmark and application programs share: a clock, the median of a
  * batch of timings, a reproducible random generator (splitmix64), so that a program's

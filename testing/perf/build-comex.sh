@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # GA's own ARMCI on ComEx, the peer most Global Arrays and NWChem users run, built three
 # ways for the benchmarks' peer columns:
 #   build-comex.sh GA_SRC OUTDIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The get cache's hit and miss costs. Process 0 gets from process 1 (run it with
  * ARMCI_SHM=0 so the gets cross libfabric) and times, per size:

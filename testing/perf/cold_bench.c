@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What one small operation costs when the application's own work has pushed the runtime's
  * structures out of the processor's caches (the setting of Dosanjh et al.'s "semi-permanent

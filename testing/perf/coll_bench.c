@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ARMCIX_Alltoall / ARMCIX_Allgather (the algorithm of ARMCI_COLL_ALG) against Open MPI's
  * MPI_Alltoall / MPI_Allgather in the same run: median time per call against block size,

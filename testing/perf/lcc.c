@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Local clustering coefficient (LCC) over a distributed graph: the application the get
  * cache is for. The graph is R-MAT (Graph500 parameters A=0.57, B=0.19, C=0.19, D=0.05,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The table of a run-peers.sh CSV: one row per configuration, operation and size; per
 # library the median over the rounds; the floor of that row (memcpy on the node, plain
 # libfabric over tcp, where one was measured); MPI's own two-sided bandwidth beside the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Placement of arriving data (ARMCI_PLACEMENT, src/core/place.c), same node, 2 processes:
  *  (a) consumer: process 0 puts S bytes into process 1's block, fences and sets a flag;

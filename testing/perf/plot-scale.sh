@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Charts from run-scale.sh's CSV (make scale-bench):
 #   plot-scale.sh scale.csv [outdir]
 # ARMCI_Init's time, the private memory of ARMCI_Init and first contact, and the heap one

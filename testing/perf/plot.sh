@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Charts from the benchmark's CSV (armci_bench --csv, or BENCH_CSV with run-bench.sh):
 #   plot.sh results.csv [outdir]
 # latency and bandwidth against message size, same node and fabric, armci-ofi beside

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The application-level rows of docs/performance.md ("Beyond contiguous transfers" and
 # "Synchronisation over TCP"), each library or setting it compares run alternately within
 # every one of ROUNDS rounds (default 3), so that they share the machine's drift:

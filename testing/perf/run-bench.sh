@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Side-by-side benchmark on 2 processes: armci-ofi on node shared memory and on
 # libfabric (tcp, shared memory off), the raw libfabric and shared-memory floors, and
 # ARMCI-MPI (default and over TCP), and GA's ComEx where build-comex.sh built it (make bench

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The benchmark across two hosts of this machine (testing/cluster/) joined by a link shaped
 # to a cluster's speed (CLUSTER_RATE, default 10gbit; "off" for the bare veth pair), one
 # process on each: ours, the raw libfabric floor and ARMCI-MPI on the same link, where the

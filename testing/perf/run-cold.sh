@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # cold_bench (cold_bench.c) with the keep-warm pass of the progress thread off and on
 # (ARMCI_KEEP_WARM, src/core/warm.c), on the same node and over the fabric (shared memory
 # off, FI_PROVIDER as set, tcp by default). The configurations alternate within each

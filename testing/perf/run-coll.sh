@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # ARMCIX_Alltoall / ARMCIX_Allgather, armci_msg_dgop and ARMCI_Barrier side by side:
 # every shared-heap algorithm (ARMCI_COLL_ALG = auto, pull, morton, naive; reductions and
 # barriers take MPI's path under morton and naive) and Open MPI's collective, at 2 and 4

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The LCC benchmark (lcc.c) under every cache configuration, one process launch each, on
 # the fabric path (shared memory off, FI_PROVIDER as set, tcp by default): cache off, fixed
 # index and buffer sizes without the adaptive scheme, the adaptive scheme from small sizes,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # armci-ofi beside every other ARMCI this machine can run, on the same benchmark
 # (armci_bench.c) and in one run: ARMCI-MPI (Debian's), GA's own ARMCI on ComEx MPI-PR,
 # MPI-TS and MPI3 (when build-comex.sh has built them: make peers-bench GA_SRC=...), and

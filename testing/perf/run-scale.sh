@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # scale_bench (scale_bench.c) at several process counts, oversubscribed on this machine:
 # armci-ofi on node memory and over tcp with shared memory off, and ARMCI-MPI over tcp
 # (MPI_ONESIDED=messages: Open MPI's pt2pt one-sided component; MPI_NET=tcp), alternating at each count.

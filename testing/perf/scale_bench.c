@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What ARMCI costs a job as it grows: ARMCI_Init's time and the private memory it adds,
  * the memory first contact with every peer adds, the heap one ARMCI_Malloc keeps, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Distributed sparse matrix-vector product y = A x, the kind of code aggregate handles are
  * for. A (CSR, generated here) and x are distributed by blocks of rows; each multiply

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the get cache's pure parts: the cuckoo index (lookups, the kick bound,
  * path eviction, resizing), the storage allocator (best fit, merging, growth), and the

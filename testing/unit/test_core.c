@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the pure parts of the core: environment table, heap allocator, region
  * table, request pool and handle encoding, protocol selector, the progress thread's
