@@ -19,6 +19,8 @@ extern "C" {
 #define ARMCI_MPI 3
 /** armci-ofi itself: set for code that wants to use our extensions (armcix.h). */
 #define ARMCI_OFI 1
+/* ARMCI_OFI_VERSION_MAJOR, _MINOR, _PATCH, _STRING and ARMCI_OFI_VERSION */
+#include "armci_ofi_version.h"
 
 /** Element types of accumulate operations. */
 enum ARMCI_Acc_e {
