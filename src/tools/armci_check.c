@@ -95,9 +95,9 @@ static void check_node(tally_t *t, host_t *h, const armcii_env_t *env)
     h->host[sizeof h->host - 1] = '\0';
 
     /* libfabric: the file the runtime will open, and its version */
-    const char *why = armcii_fi_load();
+    const char *why = armcii_fi_load(env->FABRIC_LIB);
     if (why) {
-        say(t, "FAIL", "libfabric: %s (install libfabric1, or set LD_LIBRARY_PATH)", why);
+        say(t, "FAIL", "libfabric: %s (install libfabric1, or name it in ARMCI_FABRIC_LIB)", why);
         snprintf(h->libfabric, sizeof h->libfabric, "none");
     } else {
         say(t, "ok", "%s", armcii_fi_loaded());
@@ -112,7 +112,8 @@ static void check_node(tally_t *t, host_t *h, const armcii_env_t *env)
         struct fi_info *info = NULL;
         int atom = 0, dc = 0;
         armcii_ofi_want_t want = {.virt_addr = strcmp(env->MR_MODE, "strict") == 0,
-                                  .nic = env->NIC};
+                                  .nic = env->NIC,
+                                  .lib = env->FABRIC_LIB};
         armcii_status_t st = armcii_ofi_choose(&want, &info, &atom, &dc);
         if (st == ARMCII_EINVAL) {
             say(t, "FAIL", "NIC: %s", want.nic_why);

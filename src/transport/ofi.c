@@ -294,6 +294,7 @@ static armcii_status_t getinfo(void)
 {
     armcii_ofi_want_t want = {.virt_addr = strcmp(armcii_tp.env->MR_MODE, "strict") == 0,
                               .nic = armcii_tp.env->NIC,
+                              .lib = armcii_tp.env->FABRIC_LIB,
                               .local_rank = armcii_tp.node_rank};
     armcii_status_t st = armcii_ofi_choose(&want, &armcii_ofi.info, &armcii_ofi.atomic_cap,
                                            &armcii_ofi.delivery_complete);

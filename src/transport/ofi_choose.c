@@ -177,7 +177,7 @@ armcii_status_t armcii_ofi_choose(armcii_ofi_want_t *want, struct fi_info **info
      * udp;ofi_rxd win over tcp;ofi_rxm). */
     static const int tries[][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0},
                                    {1, 0, 1}, {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
-    const char *why = armcii_fi_load();
+    const char *why = armcii_fi_load(want->lib);
     if (why) {
         armcii_warn("ARMCI_Init: the fabric is needed and libfabric did not load: %s", why);
         return ARMCII_ESYS;

@@ -25,8 +25,10 @@ typedef struct {
     const char *(*strerror)(int);
 } armcii_fi_fns_t;
 extern armcii_fi_fns_t armcii_fi;
-/** Opens libfabric and fills armcii_fi, once; NULL on success, else what failed. */
-const char *armcii_fi_load(void);
+/** Opens libfabric and fills armcii_fi, once: @p lib (ARMCI_FABRIC_LIB) where given, else
+ *  the file configure found, else, where a node lacks it, the dynamic linker's search for
+ *  its soname. NULL on success, else what failed. The first call's @p lib decides. */
+const char *armcii_fi_load(const char *lib);
 /** Whether libfabric is in the process already, opened by someone else (MPI on the
  *  fabric): it has then read its environment, and settings put there now are not seen. */
 int armcii_fi_opened_elsewhere(void);
@@ -179,6 +181,7 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
 typedef struct {
     int virt_addr;     /* strict registration: ordering only where it keeps virtual addresses */
     const char *nic;   /* ARMCI_NIC: a domain by name, or NULL/"" */
+    const char *lib;   /* ARMCI_FABRIC_LIB: the libfabric to open, or NULL/"" */
     int local_rank;    /* the process's rank on its node: near NICs are shared out by it */
     char nic_why[200]; /* out: the NIC taken and why, or why ARMCI_NIC names none */
 } armcii_ofi_want_t;

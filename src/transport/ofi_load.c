@@ -18,33 +18,53 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ofi_internal.h"
 
+/* The file configure found a program linked against these headers to load (its
+ * --with-libfabric-so), and that file's soname, which the dynamic linker searches for where
+ * a node lacks the file itself. */
 #ifndef ARMCII_FI_LIB
 #define ARMCII_FI_LIB "libfabric.so.1"
+#endif
+#ifndef ARMCII_FI_SONAME
+#define ARMCII_FI_SONAME "libfabric.so.1"
 #endif
 
 armcii_fi_fns_t armcii_fi;
 
 static void *handle;
-static char load_error[256];
-static char loaded[320]; /* "libfabric 1.17 (/usr/lib/.../libfabric.so.1)" */
+static const char *asked; /* ARMCI_FABRIC_LIB, "" for the configured one */
+static const char *opened;
+static char load_error[512];
+static char loaded[640]; /* "libfabric 1.17 (/usr/lib/.../libfabric.so.1)" */
 
 static void *lookup(const char *name, const char *version)
 {
     void *f = version[0] ? dlvsym(handle, name, version) : dlsym(handle, name);
     if (!f)
-        snprintf(load_error, sizeof(load_error), "%s has no %s%s%s", ARMCII_FI_LIB, name,
+        snprintf(load_error, sizeof(load_error), "%s has no %s%s%s", opened, name,
                  version[0] ? "@" : "", version);
     return f;
 }
 
 static void load_once(void)
 {
-    handle = dlopen(ARMCII_FI_LIB, RTLD_NOW | RTLD_LOCAL);
+    char missing[300] = "";
+    int chosen = asked && asked[0];
+    opened = chosen ? asked : ARMCII_FI_LIB;
+    handle = dlopen(opened, RTLD_NOW | RTLD_LOCAL);
+    if (!handle && !chosen && strcmp(opened, ARMCII_FI_SONAME) != 0) {
+        /* the configured file is not on this node: the dynamic linker's libfabric, said */
+        snprintf(missing, sizeof(missing), "; the configured %s did not open: %s", opened,
+                 dlerror());
+        opened = ARMCII_FI_SONAME;
+        handle = dlopen(opened, RTLD_NOW | RTLD_LOCAL);
+    }
     if (!handle) {
-        snprintf(load_error, sizeof(load_error), "cannot open %s: %s", ARMCII_FI_LIB, dlerror());
+        snprintf(load_error, sizeof(load_error), "cannot open %s%s: %s%s", opened,
+                 chosen ? " (ARMCI_FABRIC_LIB)" : "", dlerror(), missing);
         return;
     }
     armcii_fi_fns_t f;
@@ -59,20 +79,21 @@ static void load_once(void)
     /* Which file the name found, and its own version: the library configure saw need not
      * be the one a node has (its fi_version, unversioned: every libfabric has it). */
     struct link_map *map = NULL;
-    const char *path = dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name[0]
-                           ? map->l_name
-                           : ARMCII_FI_LIB;
+    const char *path =
+        dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name[0] ? map->l_name : opened;
     uint32_t (*version)(void);
     *(void **)&version = dlsym(handle, "fi_version");
     uint32_t v = version ? version() : 0;
-    snprintf(loaded, sizeof(loaded), "libfabric %u.%u (%s)", FI_MAJOR(v), FI_MINOR(v), path);
+    snprintf(loaded, sizeof(loaded), "libfabric %u.%u (%s%s%s)", FI_MAJOR(v), FI_MINOR(v), path,
+             chosen ? ", from ARMCI_FABRIC_LIB" : "", missing);
 }
 
 int armcii_fi_opened_elsewhere(void)
 {
     if (handle)
         return 0; /* ours: it read the environment when we opened it */
-    void *h = dlopen(ARMCII_FI_LIB, RTLD_NOLOAD | RTLD_LAZY);
+    /* by soname: MPI may have loaded libfabric from another file than ours */
+    void *h = dlopen(ARMCII_FI_SONAME, RTLD_NOLOAD | RTLD_LAZY);
     if (h)
         dlclose(h);
     return h != NULL;
@@ -83,9 +104,11 @@ const char *armcii_fi_loaded(void)
     return loaded;
 }
 
-const char *armcii_fi_load(void)
+const char *armcii_fi_load(const char *lib)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
+    if (!asked)
+        asked = lib ? lib : ""; /* the first caller's word decides (before the once) */
     pthread_once(&once, load_once);
     return armcii_fi.getinfo ? NULL : load_error;
 }
