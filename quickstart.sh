@@ -17,8 +17,10 @@ pkgs="build-essential autoconf automake libtool pkg-config libfabric-dev libfabr
       libopenmpi-dev openmpi-bin libhwloc-dev libcunit1-dev libarmci-mpi-dev
       libglobalarrays-dev libscalapack-openmpi-dev liblapack-dev libblas-dev gfortran valgrind
       clang-format"
-# the check also builds for MPICH (Debian's: hydra, UCX), whose ABI is the other family's
-[ "$what" = check ] && pkgs="$pkgs mpich libmpich-dev libscalapack-mpich-dev"
+# the check also builds for MPICH (Debian's: hydra, UCX), whose ABI is the other family's,
+# reads the manual pages with man, and builds and installs the Debian packages
+[ "$what" = check ] &&
+    pkgs="$pkgs mpich libmpich-dev libscalapack-mpich-dev man-db dpkg-dev debhelper lintian"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -55,6 +57,9 @@ demo)
 check)
     status=0
     (cd "$main" && make check >make-check.log 2>&1) || status=1
+    echo "== the tarball and the Debian packages made from it (testing/dist.sh, deb.sh)"
+    (cd "$main" && make check TESTS="testing/dist.sh testing/deb.sh" >make-dist.log 2>&1) ||
+        status=1
     echo "== the same tests under AddressSanitizer and UndefinedBehaviorSanitizer, internal checks on"
     san=_build/sanitizers
     build "$san" --enable-sanitizers --enable-debug || status=1

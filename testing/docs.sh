@@ -31,9 +31,11 @@ ARMCI_SHM=maybe "$info" >/dev/null 2>&1 && result "accepted" "armci-info rejects
 # --help, --version, a bad option
 "$info" --help | grep -q -- "--check" && result ok "armci-info --help describes every option" ||
     result "no --check in it" "armci-info --help describes every option"
-ver=$(sed -n 's/^AC_INIT(\[armci-ofi\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
-"$info" --version | grep -qx "armci-info (armci-ofi) $ver" && result ok "armci-info --version says $ver" ||
-    result "not $ver" "armci-info --version says configure.ac's version"
+# (the version is written once, in the installed header; configure and armci-info take it)
+ver=$(sed -n 's/^#define ARMCI_OFI_VERSION_STRING "\(.*\)"$/\1/p' "$top/include/armci_ofi_version.h")
+[ -n "$ver" ] && "$info" --version | grep -qx "armci-info (armci-ofi) $ver" &&
+    result ok "armci-info --version says the header's version, $ver" ||
+    result "not ${ver:-(none in the header)}" "armci-info --version says the header's version"
 "$info" --sideways >/dev/null 2>&1
 [ $? = 2 ] && result ok "armci-info refuses an unknown option (exit 2)" ||
     result "exit not 2" "armci-info refuses an unknown option (exit 2)"
@@ -49,6 +51,21 @@ rc=$?
 [ $rc = 1 ] && echo "$chk" | grep -q '^  FAIL  provider: none offers RDM endpoints' &&
     result ok "armci-info --check fails where no provider fits (FI_PROVIDER=nosuch)" ||
     result "exit $rc" "armci-info --check fails where no provider fits (FI_PROVIDER=nosuch)"
+# the libfabric opened: the file configure found, or the one ARMCI_FABRIC_LIB names
+conf=$(sed -n 's/^#define ARMCII_FI_LIB "\(.*\)"$/\1/p' "${top_builddir:-.}/src/config.h")
+chk=$("$info" --check)
+echo "$chk" | grep -q "^  ok    libfabric [0-9.]* ($conf)\$" &&
+    result ok "armci-info --check: libfabric opened from the configured $conf" ||
+    result "another file" "armci-info --check: libfabric opened from the configured ${conf:-(none)}"
+chk=$(ARMCI_FABRIC_LIB=/nonexistent/libfabric.so.1 "$info" --check)
+rc=$?
+[ $rc = 1 ] && echo "$chk" | grep -q '^  FAIL  libfabric: cannot open /nonexistent/libfabric.so.1 (ARMCI_FABRIC_LIB)' &&
+    result ok "ARMCI_FABRIC_LIB naming a missing file fails, naming it and the variable" ||
+    result "exit $rc" "ARMCI_FABRIC_LIB naming a missing file fails, naming it and the variable"
+chk=$(ARMCI_FABRIC_LIB=libfabric.so.1 "$info" --check)
+echo "$chk" | grep -q '^  ok    libfabric [0-9.]* (/[^ ]*libfabric.so.1, from ARMCI_FABRIC_LIB)$' &&
+    result ok "ARMCI_FABRIC_LIB=libfabric.so.1: the dynamic linker's, said" ||
+    result "not said" "ARMCI_FABRIC_LIB=libfabric.so.1: the dynamic linker's, said"
 # under a launcher: one line per host (cluster.sh runs it across hosts)
 chk=$("$(dirname "$0")/run-mpi.sh" 2 "$info" --check 2>&1)
 echo "$chk" | grep -q '^1 host(s), 0 failed check(s)$' &&
@@ -62,6 +79,45 @@ if cmp -s "$gen" "$doc"; then
     result ok "docs/tuning.md environment table is current"
 else
     result "stale: run make docs" "docs/tuning.md environment table is current"
+    diff "$doc" "$gen" | sed 's/^/#   /' | head -10
+fi
+rm -f "$gen" "$doc"
+# The manual pages: armci-ofi(7) is what armci-info --man makes of the same table
+if "$info" --man | cmp -s - "$top/docs/man/armci-ofi.7"; then
+    result ok "docs/man/armci-ofi.7 is current"
+else
+    result "stale: run make docs" "docs/man/armci-ofi.7 is current"
+fi
+# and both pages are valid roff: every variable of the table appears, and man reads them
+nmiss=0 nvar=0
+for v in $(echo "$out" | sed -n 's/^  \(ARMCI_[A-Z0-9_]*\) *=.*/\1/p'); do
+    nvar=$((nvar + 1))
+    grep -q "^\.B $v\$" "$top/docs/man/armci-ofi.7" || nmiss=$((nmiss + 1))
+done
+[ "$nmiss" = 0 ] && [ "$nvar" -gt 20 ] &&
+    result ok "armci-ofi(7) describes every variable armci-info lists ($nvar)" ||
+    result "$nmiss of $nvar missing" "armci-ofi(7) describes every variable armci-info lists"
+if command -v man >/dev/null; then
+    for page in armci-info.1 armci-ofi.7; do
+        w=$(MANWIDTH=80 man -l "$top/docs/man/$page" 2>&1 >/dev/null)
+        [ -z "$w" ] && MANWIDTH=80 man -l "$top/docs/man/$page" 2>/dev/null | grep -q '^NAME' &&
+            result ok "man reads $page without a warning" ||
+            result "${w:-no NAME section}" "man reads $page without a warning"
+    done
+else
+    skip "man reads the manual pages" "man is not installed (apt-get install man-db)"
+fi
+# The summary at the top of docs/performance.md is what summary.sh makes of the newest CSV
+# (every number in it is read from that CSV; `make perf-summary` regenerates it).
+gen=$(mktemp)
+doc=$(mktemp)
+sh "$top/testing/perf/summary.sh" "$top/docs/data" >"$gen" 2>&1
+sed -n '/<!-- perf-summary:begin -->/,/<!-- perf-summary:end -->/p' "$top/docs/performance.md" |
+    sed '1d;$d' >"$doc"
+if [ -s "$gen" ] && cmp -s "$gen" "$doc"; then
+    result ok "docs/performance.md's summary is what the newest CSV says"
+else
+    result "stale: run make perf-summary" "docs/performance.md's summary is what the newest CSV says"
     diff "$doc" "$gen" | sed 's/^/#   /' | head -10
 fi
 rm -f "$gen" "$doc"

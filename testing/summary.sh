@@ -24,6 +24,9 @@ for d in "$@"; do
     grep -q '^SAN_CFLAGS = .*-fsanitize=thread' "$d/Makefile" 2>/dev/null && must=tsan
     # the build for the second MPI family runs the part where MPIs differ (quickstart.sh)
     grep -q '^MPI_FAMILY = mpich' "$d/Makefile" 2>/dev/null && must="suite errors dead ga"
+    # the plain build also checks the tarball and the Debian packages made from it
+    grep -q '^SAN_CFLAGS = *$' "$d/Makefile" 2>/dev/null &&
+        grep -q '^MPI_FAMILY = openmpi' "$d/Makefile" && must="$must dist deb"
     for s in $must; do
         [ -f "$d/testing/$s.trs" ] && continue
         echo "FAIL: $d/testing/$s.sh did not run"
