@@ -50,5 +50,26 @@ mpich)
     ;;
 srun) set -- -n "$n" --overcommit ${MPI_KEEP_GOING:+--no-kill} "$@" ;;
 esac
+# A job that ends well leaves nothing in /dev/shm: its node heap object loses its name as soon
+# as every process of the node has opened it (src/transport/shm.c). Objects named after a
+# process that has ended, and not there before, fail the run; after a job that failed they
+# are only reported (one killed during ARMCI_Init may leave its object, for the next job's
+# leader to remove). Objects of live processes are other jobs', running beside.
+heaps() { ls /dev/shm 2>/dev/null | grep '^armci-ofi\.' ; }
+before=$(heaps)
 # shellcheck disable=SC2086 # MPIEXEC_ARGS is a list of words
-exec timeout -k 5 "${TEST_TIMEOUT:-120}" "$MPIEXEC" $MPIEXEC_ARGS "$@"
+timeout -k 5 "${TEST_TIMEOUT:-120}" "$MPIEXEC" $MPIEXEC_ARGS "$@"
+rc=$?
+for o in $(heaps); do
+    case "
+$before
+" in *"
+$o
+"*) continue ;;
+    esac
+    pid=$(echo "$o" | cut -d. -f3)
+    [ -d "/proc/$pid" ] && continue
+    echo "run-mpi.sh: the job left /dev/shm/$o behind (its leader, process $pid, has ended)" >&2
+    [ "$rc" != 0 ] || rc=1
+done
+exit $rc
