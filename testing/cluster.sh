@@ -126,7 +126,12 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     pid_of() { sed -n "s/^t_dead: rank $1: running (read), process \([0-9]*\)$/\1/p" "$log"; }
     victim=$(pid_of $((np - 1)))
     [ -n "$victim" ] || why="the job did not start"
-    sleep 0.5 # the reads are under way
+    # the fault comes once every survivor has completed a read of the victim's memory
+    for i in $(seq 300); do
+        [ "$(grep -c ': reading$' "$log")" -ge $((np - 1)) ] && break
+        sleep 0.1
+    done
+    [ "$(grep -c ': reading$' "$log")" -ge $((np - 1)) ] || why="${why:-the reads did not start}"
     t0=$(date +%s.%N)
     case $action in
     kill) kill -9 "$victim" ;;

@@ -17,10 +17,12 @@
  * GIVE_UP and something outside (cluster.sh: a kill, a link taken down, SIGSTOP) is the
  * fault; with T_DEAD_ERROR=1 it calls ARMCI_Error after DIE_AFTER seconds, which must end
  * the others too, even under a launcher that leaves them running. Every process says "t_dead: rank
- * N: running (MODE), process PID" as it starts. A survivor that is still running 40 s later prints
- * "no error" and exits 3. Mode "slow" kills nobody: the last rank sleeps SLOW seconds outside ARMCI
- * while the others get from it and wait for it in a barrier; with ARMCI_WATCHDOG set they must say
- * so, and the run then ends normally. Mode "slowcoll" does the same with collectives.
+ * N: running (MODE), process PID" as it starts, and in mode read each reader "t_dead: rank N:
+ * reading" once its first get has completed (cluster.sh brings the fault then). A survivor that is
+ * still running 40 s later prints "no error" and exits 3. Mode "slow" kills nobody: the last rank
+ * sleeps SLOW seconds outside ARMCI while the others get from it and wait for it in a barrier; with
+ * ARMCI_WATCHDOG set they must say so, and the run then ends normally. Mode "slowcoll" does the
+ * same with collectives.
  */
 #include <mpi.h>
 #include <signal.h>
@@ -152,8 +154,11 @@ int main(int argc, char **argv)
                 ARMCI_Barrier();
         }
     } else if (!strcmp(mode, "read")) {
-        while (MPI_Wtime() - t0 < GIVE_UP)
+        for (long it = 0; MPI_Wtime() - t0 < GIVE_UP; it++) {
             ARMCI_Get(base[victim], buf, BYTES, victim);
+            if (it == 0) /* for cluster.sh: the fault may come now */
+                fprintf(stderr, "t_dead: rank %d: reading\n", me);
+        }
     } else if (!strcmp(mode, "mutex")) {
         while (!*held && MPI_Wtime() - t0 < GIVE_UP) /* until the victim holds it */
             ARMCIX_Progress();
