@@ -121,6 +121,33 @@ else
     diff "$doc" "$gen" | sed 's/^/#   /' | head -10
 fi
 rm -f "$gen" "$doc"
+# README's only measured figures, the aggregate handles over tcp, are what the CSV it cites
+# gives: medians over its rounds of armci-ofi's 1000 blocking and aggregated gets and puts.
+csv="$top/docs/data/$(sed -n 's/.*\[\(peers-[0-9a-z-]*\.csv\)\](docs\/data\/.*/\1/p' "$top/README.md" | head -1)"
+med() { # med OP: the median over the rounds of armci-ofi's OP over tcp, in us
+    awk -F, -v op="$1" '$2 == "tcp" && $3 == "armci-ofi" && $5 == op { print $7 }' "$csv" |
+        sort -g | awk '{ v[NR] = $1 }
+            END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+gb=$(med agg_get_1000_blocking) ga=$(med agg_get_1000_aggregate)
+pb=$(med agg_put_1000_blocking) pa=$(med agg_put_1000_aggregate)
+if [ -f "$csv" ] && [ -n "$gb" ] && [ -n "$ga" ] && [ -n "$pb" ] && [ -n "$pa" ]; then
+    want=$(awk -v gb="$gb" -v ga="$ga" -v pb="$pb" -v pa="$pa" 'BEGIN {
+        printf "about %dx|(%d us against %.1f ms)|go out %.1fx faster|(%d against %d us", \
+            int(gb / ga / 10 + 0.5) * 10, int(ga + 0.5), gb / 1000, pb / pa, int(pa + 0.5), int(pb + 0.5) }')
+    text=$(tr '\n' ' ' <"$top/README.md" | tr -s ' ')
+    miss=
+    old_ifs=$IFS
+    IFS='|'
+    for w in $want; do
+        case $text in *"$w"*) ;; *) miss="$miss [$w]" ;; esac
+    done
+    IFS=$old_ifs
+    [ -z "$miss" ] && result ok "README's aggregate figures are the medians of $(basename "$csv")" ||
+        result "README lacks:$miss" "README's aggregate figures are the medians of $(basename "$csv")"
+else
+    result "no CSV or no rows" "README's aggregate figures are the medians of the CSV it cites"
+fi
 # The license: LICENSE at the top, and an SPDX line in the first three lines of every
 # source file (C, Fortran, shell, the build's own files), so that no file is left unlicensed.
 nolic=$(cd "$top" && {

@@ -4,6 +4,7 @@
 # fetch-and-adds beside the progress thread) at 4 processes (2 for the woken thread), about
 # 10 s per configuration; and over t_values (flagged puts, whose acknowledgements the
 # progress thread may answer and collect, waited for with acquire loads) at 3.
+# With TSAN_LONG=1 (make check-long) 15 more programs, node pairs beside the fabric (below).
 # Runs only in a build configured with --enable-tsan; elsewhere it is skipped. Suppressions,
 # each explained, only for Open MPI's own locks: testing/tsan.supp.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,4 +38,15 @@ NP=2 one "fabric tcp, woken thread" 400 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRE
     ARMCI_PROGRESS_WAKE_MIN=1
 PROG=t_values NP=3 one "fabric tcp" "" ARMCI_SHM=0 FI_PROVIDER=tcp
 PROG=t_values NP=3 one "fabric tcp, 4 requests" "" ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MAX_REQUESTS=4
+# `make check-long` (TSAN_LONG=1): every other program that starts the progress thread, with
+# node peers beside the fabric (ARMCI_NODE_SIZE=2 of 4 processes: node memory within a pair,
+# tcp between the pairs), which is where the thread touches the most: aggregate handles, the
+# get cache, the collectives, mutexes, keep-warm passes. Too long for CI's budget.
+if [ -n "${TSAN_LONG:-}" ]; then
+    for p in t_contig t_acc t_agg t_cache t_coll t_sync t_armcix t_handles t_strided t_vector \
+        t_order t_span t_stats t_groups t_msg; do
+        PROG=$p one "node pairs beside tcp" "" ARMCI_SHM=1 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp \
+            ARMCI_KEEP_WARM=1
+    done
+fi
 finish tsan
