@@ -71,10 +71,11 @@ check)
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         make check >make-check.log 2>&1) || status=1
     echo "== the threaded tests under ThreadSanitizer (testing/tsan.sh)"
-    # Only the library and the two programs tsan.sh runs: the whole suite under TSan would
-    # cost CI more than its budget, and the threads are where TSan finds what ASan cannot.
+    # Only the library and the programs tsan.sh runs (those that start the progress
+    # thread): the whole suite under TSan would cost CI more than its budget, and the
+    # threads are where TSan finds what ASan cannot.
     tsan=_build/tsan
-    tsan_progs="testing/mpi/t_threads testing/mpi/t_values"
+    tsan_progs=$(for p in $(testing/tsan.sh --programs); do printf 'testing/mpi/%s ' $p; done)
     mkdir -p "$tsan"
     (cd "$tsan" && { [ -f Makefile ] || ../../configure --enable-tsan >/dev/null; } &&
         make -j2 libarmci.la $tsan_progs >/dev/null &&

@@ -4,9 +4,21 @@
 # fetch-and-adds beside the progress thread) at 4 processes (2 for the woken thread), about
 # 10 s per configuration; and over t_values (flagged puts, whose acknowledgements the
 # progress thread may answer and collect, waited for with acquire loads) at 3.
-# With TSAN_LONG=1 (make check-long) 15 more programs, node pairs beside the fabric (below).
+# Then every other program that starts the progress thread, with node pairs beside the
+# fabric; with TSAN_LONG=1 (make check-long) those again over each provider alone (below).
 # Runs only in a build configured with --enable-tsan; elsewhere it is skipped. Suppressions,
 # each explained, only for Open MPI's own locks: testing/tsan.supp.
+# Every program below but t_threads and t_values. Left out: t_dead and t_errors (each run
+# ends by a death or ARMCI_Error), t_soak (long; valgrind and ASan judge its memory) and
+# t_footprint (it measures memory, which TSan's shadow changes).
+long_progs="t_contig t_acc t_agg t_cache t_coll t_sync t_armcix t_handles t_strided t_vector \
+t_order t_span t_stats t_groups t_msg t_parmci t_progress t_subcomm t_nwpattern t_memory \
+t_init t_mpireuse t_fstring t_calls"
+# `tsan.sh --programs`: the programs it runs, for the build to make them (quickstart.sh)
+if [ "${1:-}" = --programs ]; then
+    echo t_threads t_values $long_progs
+    exit 0
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 build=${top_builddir:-.}
 run="$here/run-mpi.sh"
@@ -38,15 +50,20 @@ NP=2 one "fabric tcp, woken thread" 400 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRE
     ARMCI_PROGRESS_WAKE_MIN=1
 PROG=t_values NP=3 one "fabric tcp" "" ARMCI_SHM=0 FI_PROVIDER=tcp
 PROG=t_values NP=3 one "fabric tcp, 4 requests" "" ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_MAX_REQUESTS=4
-# `make check-long` (TSAN_LONG=1): every other program that starts the progress thread, with
-# node peers beside the fabric (ARMCI_NODE_SIZE=2 of 4 processes: node memory within a pair,
-# tcp between the pairs), which is where the thread touches the most: aggregate handles, the
-# get cache, the collectives, mutexes, keep-warm passes. Too long for CI's budget.
+# Every other program that starts the progress thread, with node peers beside the fabric
+# (ARMCI_NODE_SIZE=2 of 4 processes: node memory within a pair, tcp between the pairs),
+# which is where the thread touches the most: aggregate handles, the get cache, the
+# collectives, mutexes, keep-warm passes (about 50 s in all). `make check-long`
+# (TSAN_LONG=1) adds each over tcp alone and over sockets alone, where the thread also
+# completes every transfer between node peers.
+for p in $long_progs; do
+    PROG=$p one "node pairs beside tcp" "" ARMCI_SHM=1 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp \
+        ARMCI_KEEP_WARM=1
+done
 if [ -n "${TSAN_LONG:-}" ]; then
-    for p in t_contig t_acc t_agg t_cache t_coll t_sync t_armcix t_handles t_strided t_vector \
-        t_order t_span t_stats t_groups t_msg; do
-        PROG=$p one "node pairs beside tcp" "" ARMCI_SHM=1 ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp \
-            ARMCI_KEEP_WARM=1
+    for p in $long_progs; do
+        PROG=$p one "fabric tcp" "" ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_KEEP_WARM=1
+        PROG=$p one "fabric sockets" "" ARMCI_SHM=0 FI_PROVIDER=sockets
     done
 fi
 finish tsan

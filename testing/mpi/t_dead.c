@@ -20,7 +20,7 @@
  * N: running (MODE), process PID" as it starts, and in mode read each reader "t_dead: rank N:
  * reading" once its first get has completed (cluster.sh brings the fault then). A survivor that is
  * still running 40 s later prints "no error" and exits 3. Mode "slow" kills nobody: the last rank
- * sleeps SLOW seconds outside ARMCI while the others get from it and wait for it in a barrier; with
+ * sleeps (be_late) outside ARMCI while the others get from it and wait for it in a barrier; with
  * ARMCI_WATCHDOG set they must say so, and the run then ends normally. Mode "slowcoll" does the
  * same with collectives.
  */
@@ -38,7 +38,24 @@
 #define DIE_AFTER 0.5
 #define GIVE_UP   40.0
 #define BYTES     8192
-#define SLOW      2
+
+/* In modes slow and slowcoll the last rank is late by the watchdog's limit twice over
+ * (ARMCI_WATCHDOG, whole seconds) and half a second more, counted from when every other
+ * rank has said it starts the call that waits for it (an MPI message each): so the
+ * others wait at least twice the limit, on a machine however loaded. */
+static void be_late(int me, int victim, int np)
+{
+    const char *w = getenv("ARMCI_WATCHDOG");
+    int limit = w && atoi(w) > 0 ? atoi(w) : 1, word = 0;
+    if (me != victim) {
+        MPI_Send(&word, 1, MPI_INT, victim, 77, MPI_COMM_WORLD);
+        return;
+    }
+    for (int q = 0; q < np - 1; q++)
+        MPI_Recv(&word, 1, MPI_INT, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    sleep((unsigned)(2 * limit));
+    usleep(500000);
+}
 
 int main(int argc, char **argv)
 {
@@ -61,15 +78,14 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
 
     if (!strcmp(mode, "slowcoll")) {
-        /* the last rank is late, SLOW seconds each time, for a small all-to-all (each
+        /* the last rank is late (be_late) each time, for a small all-to-all (each
          * process waits for each other's data) and a large allgather (a node barrier) */
         char s[16384 * 4], r[16384 * 4];
         int ok = 1;
         for (int big = 0; big < 2; big++) {
             size_t bb = big ? sizeof s / 4 : 8;
             memset(s, me + 1, sizeof s);
-            if (me == victim)
-                sleep(SLOW);
+            be_late(me, victim, np);
             if (big)
                 ARMCIX_Allgather(s, r, bb, NULL);
             else
@@ -83,9 +99,8 @@ int main(int argc, char **argv)
         return ok ? 0 : 1;
     }
     if (!strcmp(mode, "slow")) {
-        if (me == victim) {
-            sleep(SLOW);
-        } else {
+        be_late(me, victim, np);
+        if (me != victim) {
             double tg = MPI_Wtime();
             ARMCI_Get(base[victim], buf, BYTES, victim);
             fprintf(stderr, "t_dead: rank %d: the get took %.2f s\n", me, MPI_Wtime() - tg);

@@ -578,9 +578,10 @@ static void flags(void)
                               peer_r);
         rc |= PARMCI_PutS_flag(src, sst, at(peer_r, S_SFLAG, 0), dst, count, 1,
                                at(peer_r, S_SFLAG, 3 * DST_ROW), round, peer_r);
-        while (*myflag != round)
+        /* acquire loads: the target stores each flag as a release after its data */
+        while (__atomic_load_n(myflag, __ATOMIC_ACQUIRE) != round)
             ARMCIX_Progress();
-        while (*mysflag != round)
+        while (__atomic_load_n(mysflag, __ATOMIC_ACQUIRE) != round)
             ARMCIX_Progress();
         const long *m = at(t_me, S_FLAG, 0);
         for (int i = 0; i < 8; i++)

@@ -83,8 +83,8 @@ int main(int argc, char **argv)
         ARMCIX_Progress();
     /* each flag answered at once: the acknowledgement of a flagged put can ride on the
      * answer (ARMCI_ACK_DEFER) */
-    volatile int *flag = (volatile int *)((char *)base[t_me] + 1024);
-    volatile long *data = (volatile long *)((char *)base[t_me] + 1104);
+    int *flag = (int *)((char *)base[t_me] + 1024);
+    long *data = (long *)((char *)base[t_me] + 1104);
     if (t_me < 2 && t_np > 1) {
         int peer = 1 - t_me, *theirs = (int *)((char *)base[peer] + 1024);
         long out = 0, late = 0;
@@ -92,7 +92,8 @@ int main(int argc, char **argv)
             out = 1000L * (t_me + 1) + i; /* the data of round i, and whose */
             if (t_me == 0)
                 ARMCI_Put_flag(&out, (char *)base[peer] + 1104, 8, theirs, i, peer);
-            while (*flag != i)
+            /* an acquire load: the target stores the flag as a release after the data */
+            while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != i)
                 ARMCIX_Progress();
             /* the flag of round i is up: the data it carries must be there with it */
             late += *data != 1000L * (2 - t_me) + i;

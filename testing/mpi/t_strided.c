@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Strided put, get and accumulate with random shapes of 0..8 stride levels, block sizes
  * from 1 byte to beyond the direct-transfer threshold, checked against a local model:
- * what a get brings back must equal what was put, and gaps must stay untouched. Also: the
+ * what a get brings back must equal what was put, and gaps must stay untouched; and the
+ * same shapes judged by plain loads and stores at the owner. Also: the
  * local side in this process's own ARMCI_Malloc block, stride level 0 with NULL stride
  * arrays, and a return of 0 from every call. Each case is a static test_* function; main
  * runs them in order on every process (they hold collective calls). */
@@ -274,6 +275,77 @@ static void test_random_shapes_match_model(void)
     CHECK(tl.bad_rc == 0, "%d put/get/acc calls of the random shapes returned nonzero", tl.bad_rc);
 }
 
+/* The same random shapes judged by plain loads and stores at the owner, not by another
+ * of our calls (a fault shared by put and get would cancel out in the rounds above). All
+ * processes draw the round's shape from one seed; each puts into its slot at its right
+ * neighbour and the owner compares its memory with the writer's bytes (a formula of
+ * writer, round and position) and the background it stored in the gaps; then the owner
+ * stores a pattern of its own there and the writer brings it back with a strided get,
+ * into a background of its own. */
+static char owner_byte(int w, int round, size_t at)
+{
+    return (char)(w * 29 + round * 13 + (int)(at % 251));
+}
+
+static void test_random_shapes_at_owner(void)
+{
+    unsigned long rng = 0x2545f4914f6cdd1dUL; /* the same on every process */
+    int p = (t_me + 1) % t_np, left = (t_me + t_np - 1) % t_np;
+    char *mine = (char *)base[t_me] + (size_t)left * SLOT, *theirs = (char *)base[p];
+    theirs += (size_t)t_me * SLOT;
+    long bad_put = 0, bad_gap = 0, bad_back = 0, bad_get = 0, bad_rc = 0;
+    ARMCI_Barrier(); /* the rounds above put into these slots until each process is done */
+    for (int round = 0; round < 24; round++) {
+        shape_t s;
+        make_shape(&rng, &s, 1);
+        size_t n = blocks(&s, s.src_stride, soff);
+        blocks(&s, s.dst_stride, doff);
+        memset(mine, 0x5a, s.dst_extent); /* the owner's background */
+        for (size_t i = 0; i < s.src_extent; i++)
+            src[i] = owner_byte(t_me, round, i);
+        ARMCI_Barrier();
+        if (round % 2)
+            bad_rc += ARMCI_PutS(src, s.src_stride, theirs, s.dst_stride, s.count, s.levels, p);
+        else {
+            armci_hdl_t h;
+            ARMCI_INIT_HANDLE(&h);
+            bad_rc +=
+                ARMCI_NbPutS(src, s.src_stride, theirs, s.dst_stride, s.count, s.levels, p, &h);
+            ARMCI_Wait(&h);
+        }
+        ARMCI_Barrier();
+        char *covered = calloc(s.dst_extent, 1);
+        for (size_t b = 0; b < n; b++)
+            for (size_t i = 0; i < (size_t)s.count[0]; i++) {
+                bad_put += mine[doff[b] + i] != owner_byte(left, round, soff[b] + i);
+                covered[doff[b] + i] = 1;
+            }
+        for (size_t i = 0; i < s.dst_extent; i++)
+            bad_gap += !covered[i] && mine[i] != 0x5a;
+        free(covered);
+        for (size_t i = 0; i < s.dst_extent; i++) /* the owner's own bytes, for the get */
+            mine[i] = owner_byte(100 + t_me, round, i);
+        memset(back, 0x3c, s.src_extent);
+        ARMCI_Barrier();
+        bad_rc += ARMCI_GetS(theirs, s.dst_stride, back, s.src_stride, s.count, s.levels, p);
+        covered = calloc(s.src_extent, 1);
+        for (size_t b = 0; b < n; b++)
+            for (size_t i = 0; i < (size_t)s.count[0]; i++) {
+                bad_get += back[soff[b] + i] != owner_byte(100 + p, round, doff[b] + i);
+                covered[soff[b] + i] = 1;
+            }
+        for (size_t i = 0; i < s.src_extent; i++)
+            bad_back += !covered[i] && back[i] != 0x3c;
+        free(covered);
+        ARMCI_Barrier();
+    }
+    CHECK(bad_put == 0, "%ld bytes of random strided puts wrong at the owner", bad_put);
+    CHECK(bad_get == 0, "%ld bytes of random strided gets differ from the owner's stores", bad_get);
+    CHECK(bad_gap == 0, "%ld gap bytes at the owner overwritten by strided puts", bad_gap);
+    CHECK(bad_back == 0, "%ld gap bytes of the reader overwritten by strided gets", bad_back);
+    CHECK(bad_rc == 0, "%ld PutS/GetS calls returned nonzero", bad_rc);
+}
+
 /* Puts of small blocks travel as messages. A long one (several messages, the first
  * larger than a provider's eager size) followed by a short one to the same bytes: the
  * short one must land last, though it may arrive first. */
@@ -305,7 +377,7 @@ static void test_puts_flag_blocks_in_behind_flag(void)
 {
     int p = (t_me + 1) % t_np, left = (t_me + t_np - 1) % t_np, wrong = 0;
     char *mine = (char *)base[t_me] + (size_t)left * SLOT;
-    volatile int *myflag = (volatile int *)(mine + SLOT - sizeof(int));
+    int *myflag = (int *)(mine + SLOT - sizeof(int));
     int *flag = (int *)((char *)base[p] + (size_t)t_me * SLOT + SLOT - sizeof(int));
     char *dst = (char *)base[p] + (size_t)t_me * SLOT;
     ARMCI_Barrier();
@@ -315,7 +387,9 @@ static void test_puts_flag_blocks_in_behind_flag(void)
         for (int i = 0; i < stride[0] * rows; i++)
             src[i] = (char)(round * 11 + t_me + i);
         ARMCI_PutS_flag(src, stride, dst, stride, count, 1, flag, round, p);
-        while (*myflag != round)
+        /* An acquire load, as the target stores the flag with a release after the blocks
+         * (am_target.c): the reads below are ordered after it, on any processor. */
+        while (__atomic_load_n(myflag, __ATOMIC_ACQUIRE) != round)
             ARMCIX_Progress();
         for (int r = 0; r < rows; r++)
             for (int i = 0; i < blk; i++) {
@@ -578,6 +652,7 @@ int main(int argc, char **argv)
     t_init(&argc, &argv);
     setup();
     test_random_shapes_match_model();
+    test_random_shapes_at_owner();
     test_overlapping_puts_last_writer_wins();
     test_puts_flag_blocks_in_behind_flag();
     test_local_side_in_own_malloc_block();
