@@ -45,13 +45,16 @@ one() { # one NAME HOSTS NPROCS PATTERN ENV... -- PROGRAM ARGS...: must succeed 
     done
     shift
     log=$(mktemp)
-    ok=1
     t0=$(date +%s)
-    if env ARMCI_TEST_HOSTS="$hosts" $envs "$run" "$np" "$@" >"$log" 2>&1 &&
-        { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$log"; }; then
-        ok=0
+    env ARMCI_TEST_HOSTS="$hosts" $envs "$run" "$np" "$@" </dev/null >"$log" 2>&1
+    rc=$?
+    # report.sh's verdict, the time taken in the name
+    if [ -n "$pattern" ]; then
+        why=$(verdict "$log" $rc --want "$pattern")
+    else
+        why=$(verdict "$log" $rc)
     fi
-    report $ok "$name ($(($(date +%s) - t0)) s)" "$log"
+    result "$why" "$name ($(($(date +%s) - t0)) s)" "$log"
     rm -f "$log"
     "$here/cluster/hosts.sh" sweep "$dir"
 }

@@ -8,6 +8,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 prog=${top_builddir:-.}/testing/mpi/t_dead
 run="$here/run-mpi.sh"
+NO_LEAK_CHECK=1 # its cases end jobs by a death (report.sh)
 . "$here/report.sh"
 
 dies() { # dies MODE ENV...
@@ -18,7 +19,8 @@ dies() { # dies MODE ENV...
     while :; do
         tries=$((tries + 1))
         t0=$(date +%s)
-        env "$@" TEST_TIMEOUT=60 MPI_KEEP_GOING=1 "$run" 3 "$prog" "$mode" >"$log" 2>&1
+        env "$@" TEST_TIMEOUT=60 MPI_KEEP_GOING=1 "$run" 3 "$prog" "$mode" </dev/null >"$log" 2>&1
+        rc=$?
         took=$(($(date +%s) - t0))
         # hydra 4.0.2 (MPICH's, Debian 12) sometimes ends the whole job within milliseconds
         # of a death by signal even under -disable-auto-cleanup, before any survivor has run
@@ -32,17 +34,15 @@ dies() { # dies MODE ENV...
         fi
         break
     done
-    ok=1
-    # only rank 2 is named: a survivor that ends on the news is not taken for the first loss
-    # (it tells its leader before it goes, issue 21, item 4)
-    if grep -Eq 'rank 2 \(process [0-9]+ on [^)]+\) has died' "$log" &&
-        ! grep -Eq 'rank [01] \(process [0-9]+ on [^)]+\) has died' "$log" &&
-        ! grep -q 'no error' "$log" && [ "$took" -lt 30 ]; then
-        ok=0
-    fi
+    # report.sh's verdict: the job ends (not by its time limit); only rank 2 is named: a
+    # survivor that ends on the news is not taken for the first loss (it tells its leader
+    # before it goes, issue 21, item 4); no survivor still running at 40 s; within 30 s
+    why=$(verdict "$log" $rc --ends --want 'rank 2 \(process [0-9]+ on [^)]+\) has died' \
+        --reject 'rank [01] \(process [0-9]+ on [^)]+\) has died' --reject 'no error' \
+        --then "[ $took -lt 30 ]")
     echo "took ${took} s" >>"$log"
     [ ! -f "$log.tries" ] || cat "$log.tries" >>"$log"
-    report $ok "rank 2 killed, others in $mode ($*): ended in ${took} s$note" "$log"
+    result "$why" "rank 2 killed, others in $mode ($*): ended in ${took} s$note" "$log"
     rm -f "$log" "$log.tries"
 }
 
@@ -50,14 +50,7 @@ barks() { # barks PATTERN NAME ENV...
     pattern=$1
     name=$2
     shift 2
-    log=$(mktemp)
-    ok=1
-    if env "$@" ARMCI_WATCHDOG=1 "$run" 3 "$prog" "${MODE:-slow}" >"$log" 2>&1 &&
-        grep -q "$pattern" "$log"; then
-        ok=0
-    fi
-    report $ok "$name" "$log"
-    rm -f "$log"
+    run_case "$name" --want "$pattern" -- env "$@" ARMCI_WATCHDOG=1 "$run" 3 "$prog" "${MODE:-slow}"
 }
 
 for mode in storm mutex barrier msg coll read; do
@@ -93,18 +86,12 @@ if [ -d /dev/shm ] && ns=$(stat -L -c %i /proc/self/ns/pid 2>/dev/null); then
     : >"$stale"
     : >"$live"
     : >"$other"
-    log=$(mktemp)
-    ARMCI_SHM=1 TEST_TIMEOUT=60 "$run" 2 "${top_builddir:-.}/testing/mpi/t_contig" >"$log" 2>&1
-    ok=1
-    if [ ! -e "$stale" ] && [ -e "$live" ] && [ -e "$other" ] &&
-        grep -q "removed $stale, left by a job whose process $gone ended" "$log" &&
-        grep -q " 0 failed" "$log"; then
-        ok=0
-    fi
     # (another job starting on this machine meanwhile would remove the stale object too)
-    ls -l /dev/shm | grep armci-ofi >>"$log" 2>&1
-    report $ok "a killed job's node heap object is removed by the next job, others' are kept" "$log"
-    rm -f "$log" "$stale" "$live" "$other"
+    run_case "a killed job's node heap object is removed by the next job, others' are kept" \
+        --text "removed $stale, left by a job whose process $gone ended" --want " 0 failed" \
+        --then 'ls -l /dev/shm | grep armci-ofi >>"$log"; [ ! -e "$stale" ] && [ -e "$live" ] && [ -e "$other" ]' \
+        -- env ARMCI_SHM=1 TEST_TIMEOUT=60 "$run" 2 "${top_builddir:-.}/testing/mpi/t_contig"
+    rm -f "$stale" "$live" "$other"
 else
     skip "a killed job's node heap object is removed by the next job, others' are kept" \
         "no /dev/shm here, or no pid namespace to read in /proc"

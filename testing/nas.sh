@@ -8,6 +8,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${top_builddir:-.}/nas_kernels
 run="$here/run-mpi.sh"
+NO_LEAK_CHECK=1 # its programs let Open MPI unload its components (report.sh)
 . "$here/report.sh"
 
 # NPB 3.3's own verification values for class S and its tolerances (CG: zeta, relative
@@ -20,18 +21,11 @@ npb_agrees() { # npb_agrees LOG
          END { if (ref == "") exit 1; d = (v - ref) / ref; if (d < 0) d = -d; exit !(d <= eps) }' "$1"
 }
 
-verify() { # verify NAME NPROCS ENV... -- KERNEL ARGS...
+verify() { # verify NAME NPROCS ENV... COMMAND...: NPB's verification, then ours
     name=$1
-    np=$2
     shift 2
-    log=$(mktemp)
-    ok=1
-    if env "$@" >"$log" 2>&1 && grep -Eq '^ Verification += +SUCCESSFUL$' "$log" &&
-        grep -Eq '^ Class += +S$' "$log" && npb_agrees "$log"; then
-        ok=0
-    fi
-    report $ok "$name" "$log"
-    rm -f "$log"
+    run_case "$name" --want '^ Verification += +SUCCESSFUL$' --want '^ Class += +S$' \
+        --then 'npb_agrees "$log"' -- env "$@"
 }
 
 refuse() { # refuse NAME PATTERN NPROCS KERNEL ARGS...
@@ -39,13 +33,7 @@ refuse() { # refuse NAME PATTERN NPROCS KERNEL ARGS...
     pattern=$2
     np=$3
     shift 3
-    log=$(mktemp)
-    ok=1
-    if ! "$run" "$np" "$@" >"$log" 2>&1 && grep -q "$pattern" "$log"; then
-        ok=0
-    fi
-    report $ok "$name" "$log"
-    rm -f "$log"
+    run_case "$name" --fails --want "$pattern" -- "$run" "$np" "$@"
 }
 
 # exact NAME NPROCS LINE KERNEL ARGS...: the run prints LINE, to the last digit.
@@ -54,13 +42,7 @@ exact() {
     np=$2
     line=$3
     shift 3
-    log=$(mktemp)
-    ok=1
-    if "$run" "$np" "$@" --class S --verbose >"$log" 2>&1 && grep -Fqx -- "$line" "$log"; then
-        ok=0
-    fi
-    report $ok "$name" "$log"
-    rm -f "$log"
+    run_case "$name" --then 'grep -Fqx -- "$line" "$log"' -- "$run" "$np" "$@" --class S --verbose
 }
 
 # Each grid value of MG and each row sum of CG is computed in NPB's order, so how the

@@ -11,23 +11,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${top_builddir:-.}/testing/mpi
 run="$here/run-mpi.sh"
 . "$here/report.sh"
-# In the sanitizer build every program here is also checked for leaks (see tester.h and
-# lsan.supp); the slow unwinder, because Open MPI's code has no frame pointers.
+# (In the sanitizer build every program here is also checked for leaks: report.sh.)
 san=0
-if grep -q '^SAN_CFLAGS = .*-fsanitize=address' "${top_builddir:-.}/Makefile" 2>/dev/null; then
-    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:fast_unwind_on_malloc=0"
-    export LSAN_OPTIONS="suppressions=$here/lsan.supp"
-    san=1
-fi
+grep -q '^SAN_CFLAGS = .*-fsanitize=address' "${top_builddir:-.}/Makefile" 2>/dev/null && san=1
 
-one() { # one NAME NPROCS ENV...: runs $prog
+one() { # one NAME NPROCS ENV...: runs $prog (run_case: report.sh's pass rule)
     name=$1
     np=$2
     shift 2
-    log=$(mktemp)
-    env "$@" "$run" "$np" $prog </dev/null >"$log" 2>&1 # stdin is the matrix
-    report $? "$name" "$log"
-    rm -f "$log"
+    run_case "$name" -- env "$@" "$run" "$np" $prog
 }
 
 # The runs are data: testing/mpi/matrix, one line per setting (its head says how to read

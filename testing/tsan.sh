@@ -30,17 +30,10 @@ one() { # one NAME ITERS ENV...   (PROG: the program, t_threads unless set)
     iters=$2
     shift 2
     prog=${PROG:-t_threads}
-    log=$(mktemp)
-    if env "$@" ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=300 \
+    # run_case (report.sh) fails a run with any ThreadSanitizer warning
+    run_case "tsan $prog $name" -- env "$@" ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=300 \
         TSAN_OPTIONS="halt_on_error=0 suppressions=$here/tsan.supp" \
-        "$run" "${NP:-4}" "$build/testing/mpi/$prog" $iters >"$log" 2>&1 &&
-        ! grep -q 'WARNING: ThreadSanitizer' "$log"; then
-        report 0 "tsan $prog $name"
-    else
-        report 1 "tsan $prog $name"
-        grep -A20 'WARNING: ThreadSanitizer' "$log" | head -60 | sed 's/^/#   /'
-    fi
-    rm -f "$log"
+        "$run" "${NP:-4}" "$build/testing/mpi/$prog" $iters
 }
 one "shm" 30000 ARMCI_SHM=1
 one "fabric tcp" 800 ARMCI_SHM=0 FI_PROVIDER=tcp

@@ -20,19 +20,13 @@ ompi_supp=
 benign='WARNING: valgrind ignores shmget(shmflg) SHM_HUGETLB$'
 for t in t_contig t_strided t_cache t_coll; do
     for cfg in "ARMCI_SHM=1" "ARMCI_SHM=0 FI_PROVIDER=tcp"; do
-        log=$(mktemp)
-        # a small heap: valgrind tracks every page of the address space it is given
-        if env $cfg ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=600 "$run" 2 "$build/libtool" \
-            --mode=execute valgrind -q --error-exitcode=9 \
-            $ompi_supp \
-            --suppressions="$here/valgrind.supp" "$build/testing/mpi/$t" >"$log" 2>&1 &&
-            ! grep '^==[0-9]*== ' "$log" | grep -vq "$benign"; then
-            report 0 "valgrind $t $cfg"
-        else
-            report 1 "valgrind $t $cfg"
-            grep -A12 '^==[0-9]*== [A-Z]' "$log" | head -40 | sed 's/^/#   /'
-        fi
-        rm -f "$log"
+        # a small heap: valgrind tracks every page of the address space it is given; any
+        # line of valgrind's but the benign one fails the case (run_case: report.sh)
+        run_case "valgrind $t $cfg" \
+            --then '! grep "^==[0-9]*== " "$log" | grep -vq "$benign"' -- \
+            env $cfg ARMCI_SHM_HEAP_SIZE=1G TEST_TIMEOUT=600 "$run" 2 "$build/libtool" \
+            --mode=execute valgrind -q --error-exitcode=9 $ompi_supp \
+            --suppressions="$here/valgrind.supp" "$build/testing/mpi/$t"
     done
 done
 finish valgrind

@@ -426,10 +426,15 @@ armcii_status_t armcii_hb_init(void)
         armcii_fatal(call, "heartbeat: cannot start its thread: %s", strerror(errno));
     pthread_setname_np(thread, "armci-heartbeat");
     running = 1;
-    static int key = MPI_KEYVAL_INVALID;
-    if (key == MPI_KEYVAL_INVALID &&
-        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_mpi_finalize, &key, NULL) == MPI_SUCCESS)
-        MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+    /* Once per process (ARMCI may be started again). The key is freed at once: MPI keeps
+     * it for the attribute until MPI_Finalize deletes it, and frees it then. */
+    static int hooked;
+    int key = MPI_KEYVAL_INVALID;
+    if (!hooked &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_mpi_finalize, &key, NULL) == MPI_SUCCESS) {
+        hooked = MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL) == MPI_SUCCESS;
+        MPI_Comm_free_keyval(&key);
+    }
     return ARMCII_OK;
 }
 
