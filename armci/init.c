@@ -161,11 +161,12 @@ int ARMCIX_Resources(armcix_resources_t *res)
     if (!res)
         return -1;
     armcii_enter(call);
-    int used = 0, total = 0;
+    int used = 0, total = 0, reqs = 0, slots = 0;
     if (armcii_rt.fabric)
         armcii_ofi_bounce_usage(&used, &total);
-    res->requests_in_use = armcii_reqs.pool.nactive;
-    res->requests_max = armcii_reqs.pool.nslots;
+    armcii_req_counts(&reqs, &slots);
+    res->requests_in_use = reqs;
+    res->requests_max = slots;
     res->bounce_in_use = used;
     res->bounce_max = total;
     armcii_unlock();

@@ -242,14 +242,11 @@ static int receive(const char *call, int tag, void *buffer, int buflen, int *msg
     armcii_check_local(call, "buffer", buffer, (size_t)buflen);
     MPI_Status st;
     MPI_Request r;
-    int done = 0;
-    unsigned idle = 0;
     MPI_Irecv(buffer, buflen, MPI_BYTE, from, tag, armcii_rt.comm, &r);
-    /* A message longer than buflen is an MPI truncation error, reported by MPI itself. */
-    while (!done) {
-        armcii_poll_waiting(call, &idle);
-        MPI_Test(&r, &done, &st);
-    }
+    /* The runtime's wait: it serves peers meanwhile, and its watchdog and census see a
+     * sender that is late or dead. A message longer than buflen is an MPI truncation
+     * error, reported by MPI itself. */
+    armcii_mpi_waitall_status(call, 1, &r, &st);
     if (msglen) {
         int got;
         MPI_Get_count(&st, MPI_BYTE, &got);

@@ -22,7 +22,7 @@ static int unlocked(const char *call, armcii_op_t what, void *local, void *remot
         return 0;
     /* a handle naming an operation in flight somewhere is checked on the locked way (only
      * this thread binds handles, so the count cannot grow behind this look) */
-    if (!blocking && hdl && armcii_pool_nbound(&armcii_reqs.pool) > 0)
+    if (!blocking && hdl && armcii_req_handles_bound())
         return 0;
     /* known addresses first: the bytes of a plain handle may be uninitialised */
     int aggregate = !blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl);
@@ -86,7 +86,7 @@ ARMCII_HOT static int acc_common(const char *call, int type, void *scale, void *
     if (bytes > 0 && src && scale) {
         armcii_check_init(call);
         if ((blocking || !hdl ||
-             (armcii_pool_nbound(&armcii_reqs.pool) == 0 &&
+             (!armcii_req_handles_bound() &&
               (!armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl)))) &&
             armcii_acc_unlocked(call, type, scale, src, dst, (size_t)bytes, proc)) {
             if (!blocking)

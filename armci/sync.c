@@ -12,22 +12,6 @@ void ARMCI_INIT_HANDLE(armci_hdl_t *hdl)
     armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 0);
 }
 
-/* The request of @p hdl, or NULL when it has completed; reports misuse. */
-static armcii_req_t *handle_request(const char *call, armci_hdl_t *hdl, armcii_hdl_state_t *st_p)
-{
-    if (hdl == NULL)
-        armcii_fatal(call, "handle is NULL");
-    armcii_req_t *req = NULL;
-    armcii_hdl_state_t st = armcii_hdl_state(&armcii_reqs.pool, hdl, &req);
-    if (st == ARMCII_HDL_BAD)
-        armcii_fatal(call,
-                     "handle %p (contents %d, 0x%08x) was neither initialised with "
-                     "ARMCI_INIT_HANDLE nor returned by a nonblocking call",
-                     (void *)hdl, hdl->slot, (unsigned)hdl->tag);
-    *st_p = st;
-    return st == ARMCII_HDL_ACTIVE ? req : NULL;
-}
-
 /* An aggregate handle with a collection attached: slot >= 0 names it. */
 static int collecting(const armci_hdl_t *hdl)
 {
@@ -39,8 +23,7 @@ int ARMCI_Wait(armci_hdl_t *hdl)
     static const char call[] = "ARMCI_Wait";
     /* Completed within its call (a copy on this node, say): nothing the lock guards is
      * read, only the caller's handle. */
-    if (armcii_rt.one_caller && hdl && hdl->slot == ARMCII_HDL_SLOT_DONE &&
-        ((unsigned)hdl->tag >> 24) == ARMCII_HDL_MAGIC) {
+    if (armcii_rt.one_caller && hdl && armcii_hdl_done_within_call(hdl)) {
         armcii_check_init(call);
         armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(hdl));
         return 0;
@@ -53,7 +36,7 @@ int ARMCI_Wait(armci_hdl_t *hdl)
         return 0;
     }
     armcii_hdl_state_t st;
-    armcii_req_t *req = handle_request(call, hdl, &st);
+    armcii_req_t *req = armcii_req_of_handle(call, hdl, &st);
     if (req)
         armcii_req_wait(call, req);
     /* A handle whose operation is done (waited or tested before, or never used) returns at
@@ -78,10 +61,9 @@ int ARMCI_Test(armci_hdl_t *hdl)
         return !done;
     }
     armcii_hdl_state_t st;
-    armcii_req_t *req = handle_request(call, hdl, &st);
-    if (req) {
+    if (armcii_req_of_handle(call, hdl, &st)) {
         armcii_progress();
-        st = armcii_hdl_state(&armcii_reqs.pool, hdl, &req);
+        armcii_req_of_handle(call, hdl, &st);
     }
     int in_progress = st == ARMCII_HDL_ACTIVE;
     if (st == ARMCII_HDL_DONE)
@@ -98,7 +80,7 @@ void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
     armcii_check_init(call);
     armcii_hdl_state_t st;
     armcii_lock();
-    handle_request(call, hdl, &st); /* must be a handle we know */
+    armcii_req_of_handle(call, hdl, &st); /* must be a handle we know */
     if (st == ARMCII_HDL_ACTIVE)
         armcii_fatal(call, "handle %p has an operation in flight (ARMCI_Wait on it first)",
                      (void *)hdl);
@@ -129,7 +111,7 @@ int ARMCI_WaitProc(int proc)
     static const char call[] = "ARMCI_WaitProc";
     armcii_enter(call);
     armcii_check_rank(call, proc);
-    armcii_wait_zero(call, &armcii_reqs.peers[proc].out_implicit, proc);
+    armcii_req_wait_implicit(call, proc);
     armcii_unlock();
     return 0;
 }
@@ -138,7 +120,7 @@ int ARMCI_WaitAll(void)
 {
     static const char call[] = "ARMCI_WaitAll";
     armcii_enter(call);
-    armcii_wait_zero(call, &armcii_reqs.implicit_total, -1);
+    armcii_req_wait_implicit(call, -1);
     armcii_unlock();
     return 0;
 }

@@ -38,7 +38,7 @@ int armci_domain_id(armci_domain_t domain, int glob_proc_id)
     static const char call[] = "armci_domain_id";
     check_domain(call, domain);
     armcii_check_rank(call, glob_proc_id);
-    return per_process() ? glob_proc_id : armcii_reqs.peers[glob_proc_id].node;
+    return per_process() ? glob_proc_id : armcii_node_of(glob_proc_id);
 }
 
 int armci_domain_my_id(armci_domain_t domain)
@@ -56,7 +56,7 @@ int armci_domain_nprocs(armci_domain_t domain, int id)
         return 1;
     int n = 0;
     for (int p = 0; p < armcii_rt.nproc; p++)
-        n += armcii_reqs.peers[p].node == id;
+        n += armcii_node_of(p) == id;
     return n;
 }
 
@@ -72,7 +72,7 @@ int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id)
         return id;
     }
     for (int p = 0, k = 0; p < armcii_rt.nproc; p++)
-        if (armcii_reqs.peers[p].node == id && k++ == loc_proc_id)
+        if (armcii_node_of(p) == id && k++ == loc_proc_id)
             return p;
     armcii_fatal(call, "domain %d has no local process %d", id, loc_proc_id);
 }

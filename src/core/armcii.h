@@ -221,6 +221,12 @@ static inline int armcii_slot_of(int rank)
     return armcii_rt.shm ? armcii_reqs.peers[rank].node_rank : 0;
 }
 
+/** The node of @p rank, numbered as topo.c found the nodes. */
+static inline int armcii_node_of(int rank)
+{
+    return armcii_reqs.peers[rank].node;
+}
+
 /** Accumulates of ARMCI type @p type go through libfabric atomics where the fabric is used. */
 static inline int armcii_acc_hw_ok(int type)
 {
@@ -251,6 +257,13 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
  *  nonblocking call's request of at least ARMCI_PROGRESS_WAKE_MIN @p bytes wakes the
  *  napping progress thread (armcii_progress_kick). */
 void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes);
+/** Whether some caller's handle names an operation in flight: a handle given to an
+ *  unlocked fast path must then be checked on the locked way (only the calling thread
+ *  binds handles, so the count cannot grow behind this look). */
+static inline int armcii_req_handles_bound(void)
+{
+    return armcii_pool_nbound(&armcii_reqs.pool) > 0;
+}
 /** Ends the job if the caller's handle at @p h still names an operation in flight: a
  *  handle takes one operation at a time. */
 void armcii_hdl_check_free(const char *call, const armci_hdl_t *h);
@@ -262,10 +275,24 @@ static inline void armcii_hdl_done(const char *call, armci_hdl_t *h)
 {
     if (!h)
         return;
-    if (armcii_pool_nbound(&armcii_reqs.pool) > 0)
+    if (armcii_req_handles_bound())
         armcii_hdl_check_free(call, h);
     armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
 }
+/** Requests of the pool in flight now, and its size (ARMCI_MAX_REQUESTS). */
+static inline void armcii_req_counts(int *in_use, int *slots)
+{
+    *in_use = armcii_reqs.pool.nactive;
+    *slots = armcii_reqs.pool.nslots;
+}
+/** The request the caller's handle @p h names, or NULL when its operation is done;
+ *  @p st_p receives the handle's state. A NULL handle, or one neither initialised nor
+ *  returned by a nonblocking call, ends the job naming @p call. */
+armcii_req_t *armcii_req_of_handle(const char *call, const armci_hdl_t *h,
+                                   armcii_hdl_state_t *st_p);
+/** Waits for the operations issued with implicit (NULL) handles to @p proc, or to every
+ *  process when @p proc is negative (ARMCI_WaitProc, ARMCI_WaitAll). */
+void armcii_req_wait_implicit(const char *call, int proc);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_req_t *req);
 /** A blocking call's data has left (its request waits for an acknowledgement only). */

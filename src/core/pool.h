@@ -212,6 +212,12 @@ static inline int armcii_hdl_is_aggregate(const armci_hdl_t *h)
     unsigned tag = (unsigned)h->tag;
     return (tag >> 24) == ARMCII_HDL_MAGIC && (tag & ARMCII_HDL_AGG_BIT) != 0;
 }
+/** Is @p h a handle whose operation completed within its issuing call? (It reads only
+ *  the caller's handle: the unlocked ARMCI_Wait asks.) */
+static inline int armcii_hdl_done_within_call(const armci_hdl_t *h)
+{
+    return h->slot == ARMCII_HDL_SLOT_DONE && ((unsigned)h->tag >> 24) == ARMCII_HDL_MAGIC;
+}
 /** Classify @p h; for ACTIVE, @p req_p receives the request. */
 static inline armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, const armci_hdl_t *h,
                                                   armcii_req_t **req_p)

@@ -90,6 +90,27 @@ void armcii_hdl_check_free(const char *call, const armci_hdl_t *h)
                  (const void *)h, kinds[old->kind & 3], old->target);
 }
 
+armcii_req_t *armcii_req_of_handle(const char *call, const armci_hdl_t *h, armcii_hdl_state_t *st_p)
+{
+    if (h == NULL)
+        armcii_fatal(call, "handle is NULL");
+    armcii_req_t *req = NULL;
+    armcii_hdl_state_t st = armcii_hdl_state(&armcii_reqs.pool, h, &req);
+    if (st == ARMCII_HDL_BAD)
+        armcii_fatal(call,
+                     "handle %p (contents %d, 0x%08x) was neither initialised with "
+                     "ARMCI_INIT_HANDLE nor returned by a nonblocking call",
+                     (const void *)h, h->slot, (unsigned)h->tag);
+    *st_p = st;
+    return st == ARMCII_HDL_ACTIVE ? req : NULL;
+}
+
+void armcii_req_wait_implicit(const char *call, int proc)
+{
+    armcii_wait_zero(
+        call, proc < 0 ? &armcii_reqs.implicit_total : &armcii_reqs.peers[proc].out_implicit, proc);
+}
+
 void armcii_hdl_bind(const char *call, armci_hdl_t *h, armcii_req_t *req)
 {
     if (!h)
