@@ -312,6 +312,9 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen);
 /** One poll of a waiting loop: progress, and a yield of the processor after a run of
  *  empty polls (@p idle counts them). */
 void armcii_poll_waiting(const char *call, unsigned *idle);
+/** The same, and with @p spent non-NULL the time its fabric pass took (mpiwait.c's
+ *  sampling). */
+void armcii_poll_waiting_timed(const char *call, unsigned *idle, double *spent);
 /** Sets how often a waiting loop yields (ARMCI_YIELD_IDLE) and, where ARMCI_WAIT_MPI_TESTS
  *  chooses it, how many MPI tests a wait on MPI runs per poll (after the node layout is known). */
 void armcii_yield_init(void);
@@ -354,6 +357,9 @@ void armcii_progress_hold(const armcii_held_t *h);
 /** @p fn runs at every synchronisation point: each MPI wait of the runtime (the get
  *  cache's transparent mode registers its invalidation). */
 void armcii_progress_on_sync(void (*fn)(void));
+/* (waits on MPI: src/core/mpiwait.c) */
+/** ARMCI_WAIT_MPI_TESTS, if set, fixes the MPI tests per fabric pass (at start-up). */
+void armcii_mpi_wait_init(void);
 /** Complete an MPI request while driving progress (so peers' operations on us advance). */
 void armcii_mpi_wait(const char *call, MPI_Request *req);
 void armcii_mpi_waitall(const char *call, int n, MPI_Request *reqs);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The progress engine: polling, waiting for requests, counters and MPI with a bounded
- * time and a clear diagnostic, and the progress thread that serves peers while the
- * application computes. It calls the transport and the job's health; what modules above
- * it need done first or at synchronisation points they register (armcii_progress_hold,
- * armcii_progress_on_sync). Ordering and fences are order.c's.
+ * The progress engine: polling, waiting for requests and counters with a bounded time and
+ * a clear diagnostic, and the progress thread that serves peers while the application
+ * computes. It calls the transport and the job's health; what modules above it need done
+ * first they register (armcii_progress_hold). Waits on MPI are mpiwait.c's, ordering and
+ * fences order.c's.
  */
 #define _GNU_SOURCE /* pthread_setname_np, PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include <errno.h>
@@ -38,16 +38,10 @@ armcii_prog_t armcii_prog = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
  * runs at every synchronisation point (the get cache's transparent mode): registered at
  * start-up, so that the waits call no module above them by name. */
 static const armcii_held_t *held;
-static void (*on_sync)(void);
 
 void armcii_progress_hold(const armcii_held_t *h)
 {
     held = h;
-}
-
-void armcii_progress_on_sync(void (*fn)(void))
-{
-    on_sync = fn;
 }
 
 static inline int holding(void)
@@ -69,7 +63,7 @@ int armcii_progress(void)
  * runnable threads than cores (the progress threads, oversubscribed ranks) a spinning
  * waiter otherwise keeps the very thread it waits for off the processor. */
 /* ... and with @p spent, the time its fabric pass took (without the yield). */
-static void poll_waiting(const char *call, unsigned *idle, double *spent)
+void armcii_poll_waiting_timed(const char *call, unsigned *idle, double *spent)
 {
     static unsigned polls;
     if (++polls % POLLS_PER_LIVE_LOOK == 0) /* a poll is a fraction of a microsecond */
@@ -88,7 +82,7 @@ static void poll_waiting(const char *call, unsigned *idle, double *spent)
 
 void armcii_poll_waiting(const char *call, unsigned *idle)
 {
-    poll_waiting(call, idle, NULL);
+    armcii_poll_waiting_timed(call, idle, NULL);
 }
 
 static void timed_out(const char *call, const char *what, int target, double waited)
@@ -204,140 +198,6 @@ void armcii_req_wait_all(const char *call)
     uint32_t gen = last ? last->gen : 0;
     while (last && last->in_use && last->gen == gen)
         armcii_req_wait(call, armcii_reqs.pool.oldest);
-}
-
-/* MPI is asked at every poll, costly as MPI_Test is: asking less often leaves libfabric
- * polls between a finished collective and our noticing it (docs/performance.md, "How the
- * runtime waits").
- *
- * A wait on MPI alternates MPI tests, which notice the collective's end, with passes of
- * the fabric, which serve the peers whose operations on us the collective may wait for.
- * The two get about equal time: as many tests between passes as one pass costs tests.
- * Where MPI's messages go through shared memory a test costs a tenth of a pass over tcp
- * (so 8 tests to a pass, the start); where MPI too goes over TCP a test polls its sockets
- * and costs as much as a pass, and 8 tests would leave a peer's request unread for as long
- * as 8 passes. Both costs are sampled now and then; a pass that serves a transfer takes
- * longer than one that finds nothing, and is no reason to pass less often, so the least of
- * a window of samples is what counts. ARMCI_WAIT_MPI_TESTS fixes the number instead. */
-#define MIX_SAMPLE_EVERY 64 /* one timed test in this many, one timed pass in an eighth */
-#define MIX_WINDOW       16 /* samples of each whose least counts */
-#define MIX_TESTS_MAX    16
-
-typedef struct {
-    double least; /* of the window so far */
-    unsigned n;   /* samples in the window */
-    double cost;  /* the least of the last full window (0: none yet) */
-} mix_cost_t;
-
-static struct {
-    mix_cost_t test, pass;
-    unsigned tests;           /* MPI tests per fabric pass */
-    unsigned ntests, npasses; /* seen, for the sampling */
-} mix = {.tests = 8};
-
-static void mix_fold(mix_cost_t *c, double s)
-{
-    c->least = c->n == 0 || s < c->least ? s : c->least;
-    if (++c->n < MIX_WINDOW)
-        return;
-    c->cost = c->least;
-    c->n = 0;
-    if (mix.test.cost <= 0 || mix.pass.cost <= 0)
-        return;
-    double r = mix.pass.cost / mix.test.cost + 0.5;
-    mix.tests = r < 1 ? 1 : r > MIX_TESTS_MAX ? MIX_TESTS_MAX : (unsigned)r;
-}
-
-static void mix_test(int n, MPI_Request *mreqs, int *done, MPI_Status *statuses)
-{
-    if (++mix.ntests % MIX_SAMPLE_EVERY != 0 || armcii_rt.env.WAIT_MPI_TESTS > 0) {
-        MPI_Testall(n, mreqs, done, statuses);
-        return;
-    }
-    double t0 = armcii_now();
-    MPI_Testall(n, mreqs, done, statuses);
-    mix_fold(&mix.test, armcii_now() - t0);
-}
-
-static void mix_pass(const char *call, unsigned *idle)
-{
-    if (++mix.npasses % (MIX_SAMPLE_EVERY / 8) != 0 || !armcii_rt.fabric ||
-        armcii_rt.env.WAIT_MPI_TESTS > 0) {
-        poll_waiting(call, idle, NULL);
-        return;
-    }
-    double spent;
-    poll_waiting(call, idle, &spent);
-    mix_fold(&mix.pass, spent);
-}
-
-void armcii_mpi_wait(const char *call, MPI_Request *mreq)
-{
-    armcii_mpi_waitall(call, 1, mreq);
-}
-
-/* The ARMCI call waiting on MPI, for the error handler of the runtime's communicators. */
-static const char *mpi_call;
-
-static void on_mpi_error(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0, cls = MPI_ERR_OTHER;
-    MPI_Error_string(*code, text, &len);
-    MPI_Error_class(*code, &cls);
-    armcii_fatal(mpi_call ? mpi_call : "ARMCI (inside MPI)", "MPI reported: %s%s", text,
-                 cls == MPI_ERR_TRUNCATE
-                     ? " (a message was longer than its receive buffer: the processes called "
-                       "this collective with different counts, or called different "
-                       "collectives)"
-                     : "");
-}
-
-void armcii_mpi_name_errors(MPI_Comm comm)
-{
-    MPI_Errhandler eh;
-    MPI_Comm_create_errhandler(on_mpi_error, &eh);
-    MPI_Comm_set_errhandler(comm, eh);
-    MPI_Errhandler_free(&eh);
-}
-
-void armcii_mpi_waitall(const char *call, int n, MPI_Request *mreqs)
-{
-    armcii_mpi_waitall_status(call, n, mreqs, MPI_STATUSES_IGNORE);
-}
-
-void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_Status *statuses)
-{
-    /* Every MPI wait of the runtime is a collective or a message: a synchronisation point
-     * (for the get cache's transparent mode). */
-    if (on_sync)
-        on_sync();
-    int done = 0;
-    watch_t w = {0};
-    /* Not bounded by ARMCI_TIMEOUT: peers may compute for long before they join in. */
-    w.t0 = armcii_now();
-    const char *outer = mpi_call;
-    mpi_call = call;
-    for (unsigned i = 0; !done; i++) {
-        mix_test(n, mreqs, &done, statuses);
-        if (done)
-            break;
-        if (i % mix.tests == mix.tests - 1)
-            mix_pass(call, &w.idle);
-        if (i % CLOCK_EVERY != CLOCK_EVERY - 1)
-            continue;
-        double now = armcii_now();
-        armcii_census_poll(call, &w, now);
-        if (armcii_rt.env.WATCHDOG > 0 && !w.barked && now - w.t0 >= armcii_rt.env.WATCHDOG) {
-            w.barked = 1;
-            armcii_warn("watchdog: %s: the collective step has waited %.0f s for the other "
-                        "processes and is still waiting",
-                        call, now - w.t0);
-        }
-    }
-    armcii_census_leave(&w);
-    mpi_call = outer;
 }
 
 /* ---- the progress thread ---- */
@@ -456,8 +316,6 @@ void armcii_yield_init(void)
     long want = armcii_rt.env.YIELD_IDLE;
     int every = want == 1 || (want == -1 && oversubscribed());
     armcii_prog.yield_after = every ? 1 : 128;
-    if (armcii_rt.env.WAIT_MPI_TESTS > 0) /* chosen: from the first wait, never sampled */
-        mix.tests = (unsigned)armcii_rt.env.WAIT_MPI_TESTS;
 }
 
 int armcii_yield_when_idle(void)

@@ -156,6 +156,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     if (strcmp(armcii_rt.env.MR_MODE, "auto") != 0 && strcmp(armcii_rt.env.MR_MODE, "strict") != 0)
         armcii_fatal(call, "ARMCI_MR_MODE=%s is not auto or strict", armcii_rt.env.MR_MODE);
     armcii_yield_init();
+    armcii_mpi_wait_init();
     armcii_put_open_init();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail(call, "learning the node's process ids", st);
