@@ -56,6 +56,12 @@ done
 if [ -n "${TSAN_LONG:-}" ]; then
     for p in $long_progs; do
         PROG=$p one "fabric tcp" "" ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_KEEP_WARM=1
+        # t_progress polls a word that a direct put writes: over sockets the provider's
+        # own thread copies it in, a write with no order TSan can see (as a NIC's DMA)
+        if [ "$p" = t_progress ]; then
+            skip "tsan $p fabric sockets" "the provider's thread writes the word it polls"
+            continue
+        fi
         PROG=$p one "fabric sockets" "" ARMCI_SHM=0 FI_PROVIDER=sockets
     done
 fi

@@ -81,7 +81,8 @@ int main(int argc, char **argv)
         int go = 1;
         MPI_Send(&go, 1, MPI_INT, 0, 77, MPI_COMM_WORLD);
         double t0 = now();
-        while (!*stop && now() - t0 < 60.0)
+        /* an acquire load: the target stores the put word as a release (am_target.c) */
+        while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE) && now() - t0 < 60.0)
             for (int i = 0; i < 10000; i++)
                 x += 1e-9 * i;
         CHECK(*stop, "process 0's gets and put were not served in 60 s of computing");
