@@ -15,7 +15,7 @@ NO_LEAK_CHECK=1 # its programs let Open MPI unload its components (report.sh)
 . "$here/report.sh"
 # The sanitizer build checks the code of every path once: 2 processes only.
 nps="2 4"
-grep -q '^SAN_CFLAGS = .*-fsanitize=address' "${top_builddir:-.}/Makefile" 2>/dev/null && nps=2
+[ "$asan_build" = 0 ] || nps=2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -12,8 +12,7 @@ bin=${top_builddir:-.}/testing/mpi
 run="$here/run-mpi.sh"
 . "$here/report.sh"
 # (In the sanitizer build every program here is also checked for leaks: report.sh.)
-san=0
-grep -q '^SAN_CFLAGS = .*-fsanitize=address' "${top_builddir:-.}/Makefile" 2>/dev/null && san=1
+san=$asan_build
 
 one() { # one NAME NPROCS ENV...: runs $prog (run_case: report.sh's pass rule)
     name=$1

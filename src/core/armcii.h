@@ -323,6 +323,8 @@ int armcii_yield_when_idle(void);
 /** A wait that no time bounds (the others may compute long before they join in), watched:
  *  with ARMCI_WATCHDOG it says once that it has lasted, for whom (@p rank, or the node's
  *  processes when negative) to do what (@p to_do). Zero-initialise @p w per wait. */
+/** How many polls (or MPI tests) a wait makes between two looks at the clock. */
+#define ARMCII_CLOCK_EVERY 1024
 typedef struct {
     double t0;
     unsigned spins, idle;

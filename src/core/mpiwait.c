@@ -9,9 +9,6 @@
 #include "armcii.h"
 #include "../health/health.h"
 
-/* How many tests between two looks at the clock while waiting. */
-#define CLOCK_EVERY 1024
-
 /* What runs at every synchronisation point (the get cache's transparent mode): registered
  * at start-up, so that the waits call no module above them by name. */
 static void (*on_sync)(void);
@@ -140,7 +137,7 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
             break;
         if (i % mix.tests == mix.tests - 1)
             mix_pass(call, &w.idle);
-        if (i % CLOCK_EVERY != CLOCK_EVERY - 1)
+        if (i % ARMCII_CLOCK_EVERY != ARMCII_CLOCK_EVERY - 1)
             continue;
         double now = armcii_now();
         armcii_census_poll(call, &w, now);

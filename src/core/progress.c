@@ -29,9 +29,7 @@
  * a futex sleep and wake-up for it. */
 armcii_prog_t armcii_prog = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
 
-/* How many polls between two looks at the clock while waiting, and between two asks
- * whether a node peer died (which reads the clock too). */
-#define CLOCK_EVERY         1024
+/* How many polls between two asks whether a node peer died (which reads the clock). */
 #define POLLS_PER_LIVE_LOOK 256
 
 /* What a module holds back and a wait lets go first (rma.c's open messages), and what
@@ -95,7 +93,7 @@ static void timed_out(const char *call, const char *what, int target, double wai
                  what, target, waited, armcii_ofi_provider(), target);
 }
 
-/* Bounds a wait by ARMCI_TIMEOUT, looking at the clock only every CLOCK_EVERY polls; with
+/* Bounds a wait by ARMCI_TIMEOUT, looking at the clock only every ARMCII_CLOCK_EVERY polls; with
  * ARMCI_WATCHDOG, says once that the wait is long (a slow peer, not yet a dead one). */
 typedef armcii_watch_t watch_t;
 
@@ -104,10 +102,10 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
     /* Flagged puts whose acknowledgement the target defers may be among what is waited
      * for: ask for it at the first poll, and again for any issued meanwhile by other
      * threads. */
-    if (w->spins % CLOCK_EVERY == 0)
+    if (w->spins % ARMCII_CLOCK_EVERY == 0)
         armcii_am_want_acks(target);
     armcii_poll_waiting(call, &w->idle);
-    if (++w->spins % CLOCK_EVERY != 0)
+    if (++w->spins % ARMCII_CLOCK_EVERY != 0)
         return;
     double now = armcii_now();
     if (w->t0 == 0) {
@@ -130,7 +128,7 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
 void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const char *to_do)
 {
     armcii_poll_waiting(call, &w->idle);
-    if (++w->spins % CLOCK_EVERY != 0)
+    if (++w->spins % ARMCII_CLOCK_EVERY != 0)
         return;
     double now = armcii_now();
     if (w->t0 == 0) {
