@@ -10,8 +10,9 @@
 #                            its own pinned ones)
 #   OUTDIR/build-BACKEND     ComEx configured --with-BACKEND, static, mpicc
 #   OUTDIR/BACKEND           its install: include/armci.h, lib/libarmci.a, lib/libcomex.a
-#   OUTDIR/armci_bench_comex-BACKEND
-#                            testing/perf/armci_bench.c built against that install
+#   OUTDIR/armci_bench_comex-BACKEND, OUTDIR/busy_bench_comex-BACKEND
+#                            testing/perf/armci_bench.c and busy_bench.c built against
+#                            that install
 # for BACKEND in COMEX_BACKENDS (default "mpi-pr mpi-ts mpi3": a progress rank per node,
 # NWChem's default on clusters; two-sided MPI with the target answering when it enters
 # ComEx; MPI-3 one-sided windows). Every step is skipped when its product is newer than
@@ -47,11 +48,13 @@ for b in ${COMEX_BACKENDS:-mpi-pr mpi-ts mpi3}; do
             make -j"${MAKE_JOBS:-2}" && make install) >"$log/$b.log" 2>&1 ||
             { tail -30 "$log/$b.log"; exit 1; }
     fi
-    bin=$out/armci_bench_comex-$b
-    if [ ! -x "$bin" ] || [ "$here/armci_bench.c" -nt "$bin" ] || [ "$here/bench.h" -nt "$bin" ] ||
-        [ "$inst/lib/libcomex.a" -nt "$bin" ]; then
-        echo "build-comex: $bin"
-        mpicc -O2 -std=gnu11 -DBENCH_COMEX="\"comex-$b\"" -I"$inst/include" \
-            "$here/armci_bench.c" -o "$bin" -L"$inst/lib" -larmci -lcomex -lblas -lm
-    fi
+    for prog in armci_bench busy_bench; do
+        bin=$out/${prog}_comex-$b
+        if [ ! -x "$bin" ] || [ "$here/$prog.c" -nt "$bin" ] || [ "$here/bench.h" -nt "$bin" ] ||
+            [ "$inst/lib/libcomex.a" -nt "$bin" ]; then
+            echo "build-comex: $bin"
+            mpicc -O2 -std=gnu11 -DBENCH_COMEX="\"comex-$b\"" -I"$inst/include" \
+                "$here/$prog.c" -o "$bin" -L"$inst/lib" -larmci -lcomex -lblas -lm
+        fi
+    done
 done
