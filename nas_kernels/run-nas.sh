@@ -9,6 +9,9 @@
 #   run-nas.sh [BUILD_DIR]     (or `make nas-bench`)
 # Environment: NAS_REPS (3), NAS_NPS ("1 2 4"), NAS_RUNS ("cg:A mg:A mg:B"), NAS_PATHS,
 #              NAS_CSV (also write the rows there),
+#              NAS_BEFORE_ENV (settings: the ARMCI variants run a second time under them,
+#              as armci-before and armci-nb-before, taking turns with the others: a
+#              before-and-after of a runtime setting in the same run),
 #              NPB_DIR (an NPB 3.3 MPI source tree, the folder NPB3.3-MPI of NASA's
 #              NPB3.3.1 release: its MG and CG are built into BUILD_DIR/npb with mpif90 -O3
 #              and run as the variant "npb", every run verified like ours; vs_npb is then
@@ -67,7 +70,8 @@ EOF
 }
 
 once() { # once KERNEL CLASS NP PATH VARIANT -> "seconds mops" of one verified run
-    k=$1 c=$2 np=$3 path=$4 v=$5
+    k=$1 c=$2 np=$3 path=$4 v=$5 before=
+    case $v in *-before) v=${v%-before} before=${NAS_BEFORE_ENV:-} ;; esac
     case $path in
     fabric) set -- ARMCI_SHM=0 FI_PROVIDER=tcp MPI_NET=tcp ;;
     cluster) set -- ARMCI_TEST_HOSTS="$np" MPI_NET=tcp ;;
@@ -78,7 +82,8 @@ once() { # once KERNEL CLASS NP PATH VARIANT -> "seconds mops" of one verified r
         [ -n "$prog" ] || { echo "- -"; return; }
         out=$(env "$@" TEST_TIMEOUT=600 "$run" "$np" "$prog" 2>&1)
     else
-        out=$(env "$@" TEST_TIMEOUT=600 "$run" "$np" "$build/nas_kernels/$k" --class "$c" \
+        # shellcheck disable=SC2086 # the settings are a list of words
+        out=$(env "$@" $before TEST_TIMEOUT=600 "$run" "$np" "$build/nas_kernels/$k" --class "$c" \
             --variant "$v" 2>&1)
     fi
     if ! echo "$out" | grep -Eq '^ Verification += +SUCCESSFUL$'; then
@@ -99,7 +104,8 @@ speedup() {
 
 variants="mpi armci armci-nb"
 [ -n "$npb_dir" ] && variants="npb $variants"
-printf '%-6s %-5s %-3s %-9s %-9s %10s %10s %8s %8s\n' kernel class np path variant seconds Mop/s \
+[ -n "${NAS_BEFORE_ENV:-}" ] && variants="$variants armci-before armci-nb-before"
+printf '%-6s %-5s %-3s %-9s %-16s %10s %10s %8s %8s\n' kernel class np path variant seconds Mop/s \
     vs_mpi vs_npb
 for kc in $runs; do
     k=${kc%%:*} c=${kc#*:}
@@ -125,7 +131,7 @@ for kc in $runs; do
                 set -- $(cat "$tmp/$v.med")
                 t=$1 m=$2
                 sp=$(speedup "$base" "$m") spn=$(speedup "$npb" "$m")
-                printf '%-6s %-5s %-3s %-9s %-9s %10s %10s %8s %8s\n' "$k" "$c" "$np" "$path" "$v" \
+                printf '%-6s %-5s %-3s %-9s %-16s %10s %10s %8s %8s\n' "$k" "$c" "$np" "$path" "$v" \
                     "$t" "$m" "$sp" "$spn"
                 [ -n "$csv" ] && echo "$k,$c,$np,$path,$v,$t,$m,${sp%x},${spn%x}" >>"$csv"
             done

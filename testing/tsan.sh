@@ -13,7 +13,7 @@
 # t_footprint (it measures memory, which TSan's shadow changes).
 long_progs="t_contig t_acc t_agg t_cache t_coll t_sync t_armcix t_handles t_strided t_vector \
 t_order t_span t_stats t_groups t_msg t_parmci t_progress t_subcomm t_nwpattern t_memory \
-t_init t_mpireuse t_fstring t_calls"
+t_init t_mpireuse t_fstring t_calls t_doorbell"
 # `tsan.sh --programs`: the programs it runs, for the build to make them (quickstart.sh)
 if [ "${1:-}" = --programs ]; then
     echo t_threads t_values $long_progs

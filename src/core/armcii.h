@@ -329,7 +329,9 @@ typedef struct {
     double t0;
     unsigned spins, idle;
     int barked;
-    int stuck; /* a collective's wait, ARMCI_TIMEOUT s old: told to the census */
+    int stuck;      /* a collective's wait, ARMCI_TIMEOUT s old: told to the census */
+    double bell_t0; /* a wait for a fabric peer: when it began, and how often it rang */
+    int rung;       /* the peer's doorbell (-1: no doorbell to ring; progress.c) */
 } armcii_watch_t;
 void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const char *to_do);
 /** The end of a wait that called armcii_poll_watched. */

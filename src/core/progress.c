@@ -9,7 +9,9 @@
 #define _GNU_SOURCE /* pthread_setname_np, PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include <errno.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <sched.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
@@ -97,6 +99,29 @@ static void timed_out(const char *call, const char *what, int target, double wai
  * ARMCI_WATCHDOG, says once that the wait is long (a slow peer, not yet a dead one). */
 typedef armcii_watch_t watch_t;
 
+/* A wait for a fabric peer that has lasted ARMCI_DOORBELL_US rings the peer's doorbell: the
+ * peer may be computing, its progress thread napping (bell.c). It rings again every
+ * BELL_AGAIN times as long while the wait goes on: serving one request may take the peer
+ * more than one wake (an acknowledgement it defers, a reply still queued), and a datagram
+ * may be lost. The clock is read at every poll until then (a poll of the fabric takes a
+ * microsecond or more, the clock 23 ns). */
+#define BELL_AGAIN 8
+
+static void ring_when_due(watch_t *w, int target)
+{
+    if (target < 0 || target == armcii_rt.rank || armcii_bell_fd() < 0) {
+        w->rung = -1; /* nobody to ring: stop looking */
+        return;
+    }
+    double now = armcii_now(), after = 1e-6 * (double)armcii_rt.env.DOORBELL_US;
+    if (w->bell_t0 == 0) {
+        w->bell_t0 = now;
+    } else if (now - w->bell_t0 >= after * (1 + BELL_AGAIN * w->rung)) {
+        armcii_bell_ring(target);
+        w->rung++;
+    }
+}
+
 static void watch_poll(const char *call, watch_t *w, const char *what, int target)
 {
     /* Flagged puts whose acknowledgement the target defers may be among what is waited
@@ -104,6 +129,8 @@ static void watch_poll(const char *call, watch_t *w, const char *what, int targe
      * threads. */
     if (w->spins % ARMCII_CLOCK_EVERY == 0)
         armcii_am_want_acks(target);
+    if (w->rung >= 0)
+        ring_when_due(w, target);
     armcii_poll_waiting(call, &w->idle);
     if (++w->spins % ARMCII_CLOCK_EVERY != 0)
         return;
@@ -211,11 +238,12 @@ void armcii_req_wait_all(const char *call)
  *  - otherwise: serve peers every ARMCI_PROGRESS_INTERVAL_US, or sooner when a large
  *    nonblocking request is issued (armcii_progress_kick).
  * An oversubscribed node (more processes than hardware threads) never polls closely; a
- * thread without a CPU of its own serves peers every millisecond unless
- * ARMCI_PROGRESS_INTERVAL_US says otherwise.
+ * thread without a CPU of its own serves peers every millisecond (every 10 ms where peers
+ * ring its doorbell) unless ARMCI_PROGRESS_INTERVAL_US says otherwise.
  * It naps rather than sleep on the completion queue's file descriptor: with tcp;ofi_rxm
  * that does not wake for incoming RMA requests (docs/performance.md, "How the runtime
- * waits").
+ * waits"). A peer that waits for it rings its doorbell instead (bell.c), which ends the
+ * nap.
  */
 #define INFLIGHT_NAP_NS 2000L
 
@@ -230,10 +258,28 @@ void armcii_req_wait_all(const char *call)
  * thread has a CPU to itself: on its process's core the woken thread preempts the caller,
  * on a busy peer's it delays the peer.
  */
+/* Where a doorbell is (src/transport/bell.c), the thread naps in poll() on its socket, for
+ * a peer whose request waits, and on an eventfd, for this process's own wakes (thread
+ * start and stop only). */
+static int bell_fd = -1, wake_fd = -1;
+
 static void nap(const struct timespec *howlong, int seen)
 {
     __atomic_store_n(&armcii_prog.napping, 1, __ATOMIC_SEQ_CST);
-    syscall(SYS_futex, &armcii_prog.kicks, FUTEX_WAIT_PRIVATE, seen, howlong, NULL, 0);
+    if (bell_fd < 0) {
+        syscall(SYS_futex, &armcii_prog.kicks, FUTEX_WAIT_PRIVATE, seen, howlong, NULL, 0);
+    } else if (__atomic_load_n(&armcii_prog.kicks, __ATOMIC_SEQ_CST) == seen) {
+        /* (a wake after this load finds napping set, and writes the eventfd) */
+        struct pollfd fds[2] = {{.fd = bell_fd, .events = POLLIN},
+                                {.fd = wake_fd, .events = POLLIN}};
+        if (ppoll(fds, 2, howlong, NULL) > 0) {
+            uint64_t v;
+            if (fds[1].revents & POLLIN)
+                (void)!read(wake_fd, &v, sizeof v);
+            if ((fds[0].revents & POLLIN) && armcii_bell_drain() > 0)
+                armcii_stat_bell_wake();
+        }
+    }
     __atomic_store_n(&armcii_prog.napping, 0, __ATOMIC_RELAXED);
 }
 
@@ -270,7 +316,12 @@ static int wake(void)
     if (!__atomic_load_n(&armcii_prog.napping, __ATOMIC_SEQ_CST))
         return 0;
     double t0 = armcii_now();
-    syscall(SYS_futex, &armcii_prog.kicks, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    if (wake_fd >= 0) {
+        uint64_t one = 1;
+        (void)!write(wake_fd, &one, sizeof one);
+    } else {
+        syscall(SYS_futex, &armcii_prog.kicks, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
     unsigned backoff = __atomic_load_n(&kick_backoff, __ATOMIC_RELAXED);
     if (armcii_now() - t0 > PREEMPTED_S) {
         backoff = backoff ? 2 * backoff : 16;
@@ -299,6 +350,10 @@ void armcii_progress_wake(void)
  * wake-up of a progress thread takes the processor from a computing process: unless the
  * interval was chosen, it is this long (docs/performance.md, "How the runtime waits"). */
 #define SHARED_INTERVAL_US 1000L
+/* ... and where peers that wait ring its doorbell, 10 ms: the timer is then only for what
+ * no peer waits on yet (unless it keeps the hot structures warm, which rides on its
+ * wake-ups: ARMCI_KEEP_WARM). */
+#define BELL_INTERVAL_US 10000L
 
 static int oversubscribed(void)
 {
@@ -323,20 +378,25 @@ int armcii_yield_when_idle(void)
 
 static void *progress_main(void *arg)
 {
-    long interval_us = armcii_rt.env.PROGRESS_INTERVAL_US;
-    if (!armcii_prog.own_cpu && !getenv("ARMCI_PROGRESS_INTERVAL_US") &&
-        interval_us < SHARED_INTERVAL_US)
-        interval_us = SHARED_INTERVAL_US;
-    struct timespec idle = {.tv_sec = interval_us / 1000000,
-                            .tv_nsec = (interval_us % 1000000) * 1000L};
-    struct timespec busy = {.tv_sec = (5 * interval_us) / 1000000,
-                            .tv_nsec = ((5 * interval_us) % 1000000) * 1000L};
+    /* idle: serving peers; in flight: our own requests, where polling closely would take
+     * the processor from a process (oversubscribed) */
+    long idle_us = armcii_rt.env.PROGRESS_INTERVAL_US, inflight_us = idle_us;
+    if (!armcii_prog.own_cpu && !getenv("ARMCI_PROGRESS_INTERVAL_US")) {
+        long shared = bell_fd >= 0 && !armcii_warm_on() ? BELL_INTERVAL_US : SHARED_INTERVAL_US;
+        idle_us = idle_us > shared ? idle_us : shared;
+        inflight_us = inflight_us > SHARED_INTERVAL_US ? inflight_us : SHARED_INTERVAL_US;
+    }
+    struct timespec idle = {.tv_sec = idle_us / 1000000, .tv_nsec = (idle_us % 1000000) * 1000L};
+    struct timespec busy = {.tv_sec = (5 * idle_us) / 1000000,
+                            .tv_nsec = ((5 * idle_us) % 1000000) * 1000L};
     struct timespec inflight = {.tv_sec = 0, .tv_nsec = INFLIGHT_NAP_NS};
     /* With more processes on the machine than hardware threads, close polling takes the
      * processor from a process that is computing (or is the peer we wait for): every
-     * process's thread then polls at the idle interval, and new requests do not wake it. */
-    if (oversubscribed())
-        inflight = idle;
+     * process's thread then polls at the shared interval, and new requests do not wake it. */
+    if (oversubscribed()) {
+        inflight.tv_sec = inflight_us / 1000000;
+        inflight.tv_nsec = (inflight_us % 1000000) * 1000L;
+    }
 
     /* Linux stretches short sleeps by the timer slack (50 us by default), which would
      * turn the close polling of in-flight requests into a poll per 55 us. */
@@ -361,6 +421,9 @@ static void *progress_main(void *arg)
         else
             nap(&idle, seen);
     }
+    struct timespec cpu; /* what serving peers cost this process (ARMCI_STATS) */
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+        armcii_stat_progress_cpu((double)cpu.tv_sec + 1e-9 * (double)cpu.tv_nsec);
     return NULL;
 }
 
@@ -377,6 +440,9 @@ armcii_status_t armcii_progress_thread_start(void)
     if (!on)
         return ARMCII_OK;
     armcii_prog.stop = 0;
+    bell_fd = armcii_bell_fd();
+    if (bell_fd >= 0 && (wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+        bell_fd = -1; /* the futex then, and rings wake nobody before the nap ends */
     /* Oversubscribed, or confined to CPUs with a bound process, every wake of the thread
      * takes the processor from a computing process (the caller that woke it, or a peer). */
     armcii_prog.own_cpu = !oversubscribed() && armcii_topo_progress_elsewhere();
@@ -408,4 +474,7 @@ void armcii_progress_thread_stop(void)
     wake();
     pthread_join(armcii_prog.tid, NULL);
     armcii_prog.thread_on = 0;
+    if (wake_fd >= 0)
+        close(wake_fd);
+    bell_fd = wake_fd = -1;
 }

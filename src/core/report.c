@@ -18,7 +18,7 @@ static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collecti
                                                   "collectives naive", "collectives hier",
                                                   "collectives mpi",   "collectives p2p"};
 
-#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 16)
+#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 19)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -53,6 +53,12 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)armcii_stats.progress_woken;
     strcpy(names[k], "... taking the caller's CPU");
     v[k++] = (double)armcii_stats.progress_wake_preempted;
+    strcpy(names[k], "progress thread CPU us");
+    v[k++] = 1e6 * armcii_stats.progress_cpu_seconds;
+    strcpy(names[k], "doorbells rung");
+    v[k++] = (double)armcii_stats.bells_rung;
+    strcpy(names[k], "naps ended by a doorbell");
+    v[k++] = (double)armcii_stats.bell_wakes;
     strcpy(names[k], "queue-full retries");
     v[k++] = (double)armcii_stats.eagain_retries;
     strcpy(names[k], "idle ARMCIX_Progress yields");

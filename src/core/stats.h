@@ -43,6 +43,8 @@ typedef struct {
     long progress_wakeups;        /* progress-thread polls that found work */
     long progress_woken;          /* naps cut short by a large nonblocking transfer (atomic) */
     long progress_wake_preempted; /* ... whose thread took the caller's processor (atomic) */
+    long bells_rung;              /* doorbells rung to a peer's progress thread (atomic) */
+    long bell_wakes;              /* naps a peer's doorbell cut short (atomic) */
     long eagain_retries;          /* provider queue full, retried */
     long idle_yields;             /* ARMCIX_Progress calls that found nothing and yielded */
     long acks_sent;               /* acknowledgement messages of their own (not riding on others) */
@@ -50,6 +52,7 @@ typedef struct {
     long warm_passes;             /* keep-warm passes of the progress thread (src/core/warm.c) */
     long warm_lines;              /* ... and the cache lines they read */
     double warm_seconds;          /* ... and the time they took */
+    double progress_cpu_seconds;  /* processor time the progress thread took, all told */
     double wait_seconds;          /* time spent waiting for completions */
 } armcii_stats_t;
 
@@ -107,6 +110,24 @@ static inline void armcii_stat_progress_woken(void)
 static inline void armcii_stat_progress_wake_preempted(void)
 {
     __atomic_add_fetch(&armcii_stats.progress_wake_preempted, 1, __ATOMIC_RELAXED);
+}
+
+/** A wait rang a peer's doorbell (src/transport/bell.c); atomic, as above. */
+static inline void armcii_stat_bell_rung(void)
+{
+    __atomic_add_fetch(&armcii_stats.bells_rung, 1, __ATOMIC_RELAXED);
+}
+
+/** A peer's doorbell cut the progress thread's nap short (outside the lock: atomic). */
+static inline void armcii_stat_bell_wake(void)
+{
+    __atomic_add_fetch(&armcii_stats.bell_wakes, 1, __ATOMIC_RELAXED);
+}
+
+/** The progress thread, as it ends: the processor time it took (read after its join). */
+static inline void armcii_stat_progress_cpu(double seconds)
+{
+    armcii_stats.progress_cpu_seconds = seconds;
 }
 
 /** The provider's queue was full and an operation is retried. */

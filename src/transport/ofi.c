@@ -338,6 +338,7 @@ static armcii_status_t exchange_addresses(void)
         free(addrs);
         return ARMCII_ENOMEM;
     }
+    armcii_bell_open(name, len);
     char *mine = calloc(1, (size_t)maxlen);
     memcpy(mine, name, len);
     MPI_Allgather(mine, maxlen, MPI_BYTE, all, maxlen, MPI_BYTE, armcii_tp.comm);
@@ -694,6 +695,10 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
         snprintf(line, sizeof(line), "libfabric: %s", armcii_ofi.why_software);
         emit(line);
     }
+    emit(armcii_bell_fd() >= 0 ? "libfabric: doorbell on: a wait of ARMCI_DOORBELL_US rings the "
+                                 "peer's progress thread (UDP beside the endpoint)"
+                               : "libfabric: no doorbell (ARMCI_DOORBELL_US=0, or endpoints not "
+                                 "named by IP address, or datagrams not delivered)");
     const char *eager = getenv("FI_OFI_RXM_EAGER_LIMIT");
     if (strstr(i->fabric_attr->prov_name, "ofi_rxm") && eager) {
         snprintf(line, sizeof(line), "libfabric: FI_OFI_RXM_EAGER_LIMIT=%s (ARMCI_TCP_EAGER)",

@@ -13,6 +13,11 @@
 
 #include "transport.h"
 
+/** Opens the doorbell beside the endpoint named @p name (collective over the world):
+ *  where every process can, and ARMCI_DOORBELL_US asks for one. */
+void armcii_bell_open(const void *name, size_t len);
+void armcii_bell_close(void);
+
 /* The functions of libfabric's own that the transport calls, opened when the fabric is
  * first needed (ofi_load.c says why); the names below stand for them in every transport
  * file, so that nothing refers to libfabric's symbols at link time. */

@@ -22,10 +22,10 @@
  * Its files: host.c (the host), shm.c (the node heap and its control blocks) and
  * nodelock.c (the node's locks); ofi_load.c (libfabric, opened when first needed),
  * ofi_choose.c (which provider, the same in every process), ofi.c (endpoint,
- * registrations, bounce buffers, reads and writes) and ofi_atomic.c
- * (libfabric's atomics); am.c (the active-message engine), am_build.c (the origin's
- * builder), am_target.c (the target's handlers) and am_acks.c (acknowledgements a target
- * defers). Of the core's headers it includes only the leaves docs/layers.md lists
+ * registrations, bounce buffers, reads and writes), ofi_atomic.c
+ * (libfabric's atomics) and bell.c (the doorbell); am.c (the active-message engine), am_build.c
+ * (the origin's builder), am_target.c (the target's handlers) and am_acks.c (acknowledgements a
+ * target defers). Of the core's headers it includes only the leaves docs/layers.md lists
  * (testing/layers.sh holds it to them).
  */
 #ifndef ARMCII_TRANSPORT_H
@@ -84,6 +84,15 @@ void armcii_shm_acc_unlock(int slot);
  * the operation is posted, and return nothing: a provider error ends the job inside them,
  * naming the ARMCI call, the libfabric operation and the target (OFI_RETRY), as a request
  * that fails later ends it in the completion's handler. A caller has no failure to handle. */
+
+/* The doorbell (bell.c): a datagram that wakes a peer's napping progress thread, where the
+ * provider needs the target's help for RMA and its addresses are IP addresses. */
+/** The socket a napping progress thread waits on for its doorbell; -1 where there is none. */
+int armcii_bell_fd(void);
+/** Rings @p target's doorbell (nothing where there is none). */
+void armcii_bell_ring(int target);
+/** Empties the doorbell's socket; @return the rings found. */
+int armcii_bell_drain(void);
 
 /** Opens the endpoint (collective over the world); reports what it can do in @p caps. */
 armcii_status_t armcii_ofi_init(armcii_caps_t *caps);
