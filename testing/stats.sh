@@ -39,6 +39,14 @@ check "fabric, get cache always: 1 direct get, 999 from the cache" \
 check "fabric, native atomics: 10 atomic accs, 5 atomic rmws" \
     "$(all 'acc atomic' 10) and $(all 'rmw atomic' 5)" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
+# With libfabric's atomics and node peers, every accumulate and read-modify-write takes
+# them, to node peers too (t_atomics: 4000 accumulates and 8000 fetch-and-adds per
+# process, all on process 0, which shares a node with process 1): none is applied by a
+# CPU, whose add would not be atomic with the provider's.
+PROG=${top_builddir:-.}/testing/mpi/t_atomics check \
+    "nodes of 2 and 1, native atomics: node peers' accumulates and rmws atomic too" \
+    "$(all 'acc atomic' 4000) and $(all 'rmw atomic' 8000) and $(all 'acc local' 0) and $(all 'rmw local' 0)" \
+    ARMCI_NODE_SIZE=2 FI_PROVIDER=tcp ARMCI_ACC_NATIVE=1
 # 64 KiB blocks from malloc: naive (Morton needs every receive buffer in the heap), each
 # process reading its 2 peers' blocks straight from their memory where the system lets it.
 # Whether it does is read here from the system, not from the runtime's own probe: Yama's

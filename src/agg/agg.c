@@ -194,8 +194,7 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, 
 {
     agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
-        if (target == armcii_rt.rank)
-            armcii_order_local(call);
+        armcii_order_local(call, target);
         if (what == ARMCII_OP_GET)
             memmove(local, remote, len);
         else

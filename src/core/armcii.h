@@ -391,9 +391,10 @@ static inline void armcii_order_after_messages(const char *call, int target)
 void armcii_fence(const char *call, int target);
 /** @p fn runs first in every fence of a target (aggregation registers its flush). */
 void armcii_fence_hook(void (*fn)(const char *call, int target));
-/** Before a load/store operation on this process's own memory: complete what is in flight
- *  to it through the fabric. */
-void armcii_order_local(const char *call);
+/** Before a load/store operation on the memory of @p target, this process or a node peer:
+ *  complete what is in flight to it through the fabric (accumulates through libfabric's
+ *  atomics, which take that way to stay atomic with remote peers' atomics). */
+void armcii_order_local(const char *call, int target);
 void armcii_fence_all(const char *call);
 /** Frees what armcii_fence_all keeps for its flush reads. */
 void armcii_flush_fini(void);
@@ -407,13 +408,15 @@ void armcii_flush_fini(void);
  *  any error in the arguments). The API layer checked that ARMCI is initialised, that one
  *  thread calls it (one_caller), that @p local is not NULL, @p len not 0 and @p target a
  *  rank. Inline: a small same-node get is this, the check and the copy, and no call.
- *  A peer of this node, not this process: nothing of this process's own can be in flight
- *  to it (those are ordered by armcii_order_local), and the progress thread looks up, and
+ *  A peer of this node, not this process, and no accumulate through libfabric's atomics:
+ *  nothing of this process's own can be in flight to it, and the progress thread looks up, and
  *  moves the last-hit index of, this process's own segments only. */
 static inline int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len,
                                        int target)
 {
-    if (armcii_path(target) != ARMCII_PATH_SHM ||
+    /* (where accumulates take libfabric's atomics, to node peers too, one may be in flight
+     * to the peer: the locked way orders the copy after it) */
+    if (armcii_path(target) != ARMCII_PATH_SHM || armcii_rt.limits.acc_hw ||
         !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)remote, len))
         return 0;
     armcii_stat_op(what, ARMCII_ST_LOCAL, (long)len);

@@ -219,8 +219,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         armcii_stat_op(what, stat_path, total_bytes(it));
     }
     if (it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !hw)) {
-        if (path == ARMCII_PATH_SELF)
-            armcii_order_local(call);
+        armcii_order_local(call, target);
         local_blocks(call, what, type, scale, it, target);
         armcii_hdl_done(call, hdl);
         return 0;

@@ -94,14 +94,13 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
     }
 }
 
-void armcii_order_local(const char *call)
+void armcii_order_local(const char *call, int target)
 {
-    int me = armcii_rt.rank;
-    /* Only accumulates to oneself through libfabric atomics can be in flight here (they
-     * take that path to stay atomic with remote peers' atomics); a copy must not pass
-     * them. */
-    if (armcii_reqs.peers[me].out_write > 0 || armcii_reqs.peers[me].out_sw > 0)
-        armcii_fence(call, me);
+    /* Only accumulates through libfabric atomics can be in flight to oneself or a node
+     * peer (they take that path to stay atomic with remote peers' atomics); a copy must
+     * not pass them. */
+    if (armcii_reqs.peers[target].out_write > 0 || armcii_reqs.peers[target].out_sw > 0)
+        armcii_fence(call, target);
 }
 
 /* What a fence must issue before it waits: aggregate handles' collected operations, which

@@ -25,12 +25,11 @@ static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 
 /* Self and same node (and nothing to move): a copy, complete within the call, placed as
  * ARMCI_PLACEMENT says (src/core/place.c); @p announced: a flag follows the data. */
-ARMCII_HOT static void local_copy(const char *call, armcii_path_t path, void *dst, const void *src,
+ARMCII_HOT static void local_copy(const char *call, int target, void *dst, const void *src,
                                   size_t len, armci_hdl_t *hdl, armcii_op_t kind, int announced)
 {
     armcii_stat_op(kind, ARMCII_ST_LOCAL, (long)len);
-    if (path == ARMCII_PATH_SELF)
-        armcii_order_local(call);
+    armcii_order_local(call, target);
     armcii_place_copy(dst, src, len, announced);
     armcii_hdl_done(call, hdl);
 }
@@ -42,8 +41,8 @@ ARMCII_HOT int armcii_acc_unlocked(const char *call, int type, const void *scale
      * atomics (to node peers too, to stay atomic with remote peers' atomics) this is not
      * the way. */
     size_t es = armcii_acc_type_size(type);
-    if (!armcii_rt.one_caller || len == 0 || es == 0 || len % es != 0 || target < 0 ||
-        target >= armcii_rt.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
+    if (!armcii_rt.one_caller || armcii_rt.limits.acc_hw || len == 0 || es == 0 || len % es != 0 ||
+        target < 0 || target >= armcii_rt.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
         armcii_select_acc(&armcii_rt.limits, ARMCII_PATH_SHM, armcii_acc_hw_ok(type)) !=
             ARMCII_PROTO_LOCAL ||
         !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)dst, len))
@@ -58,7 +57,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_GET, 0);
+        local_copy(call, target, dst, src, len, hdl, ARMCII_OP_GET, 0);
         return 0;
     }
     armcii_put_open_send(call, target);
@@ -301,7 +300,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT, 0);
+        local_copy(call, target, dst, src, len, hdl, ARMCII_OP_PUT, 0);
         return 0;
     }
     armcii_cache_write(target, dst, len);
@@ -373,7 +372,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
 {
     armcii_path_t path = armcii_path(target);
     if (path != ARMCII_PATH_FABRIC) {
-        local_copy(call, path, dst, src, len, hdl, ARMCII_OP_PUT, 1);
+        local_copy(call, target, dst, src, len, hdl, ARMCII_OP_PUT, 1);
         /* A fence, not only a release store: a large copy may use non-temporal stores. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         __atomic_store_n(flag, value, __ATOMIC_RELEASE);
@@ -413,8 +412,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
                                                   : ARMCII_ST_MESSAGE,
                    (long)len);
     if (len == 0 || proto == ARMCII_PROTO_LOCAL) {
-        if (path == ARMCII_PATH_SELF)
-            armcii_order_local(call);
+        armcii_order_local(call, target);
         if (len > 0)
             armcii_shm_acc(call, armcii_slot_of(target), type, scale, src, dst, len);
         armcii_hdl_done(call, hdl);

@@ -37,8 +37,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
      * target's handler across the fabric. */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_LOCAL, (long)size);
-        if (target == armcii_rt.rank)
-            armcii_order_local(call);
+        armcii_order_local(call, target);
         return armcii_rmw_apply(op, addr, operand, &comparand);
     }
     armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);

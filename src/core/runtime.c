@@ -176,7 +176,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         armcii_rt.fabric = 1;
         armcii_select_limits(&armcii_rt.limits, &armcii_rt.caps, armcii_rt.env.INJECT_MAX,
                              armcii_rt.env.BUFFERED_MAX, armcii_rt.env.PUT_MESSAGE_MAX,
-                             armcii_rt.env.ACC_NATIVE, armcii_rt.shm);
+                             armcii_rt.env.ACC_NATIVE);
     }
     armcii_census_init();
     armcii_coll_init();

@@ -4,7 +4,7 @@
 #include "select.h"
 
 void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
-                          long buffered_max, long message_max, long acc_native, int shm_peers)
+                          long buffered_max, long message_max, long acc_native)
 {
     /* An injected put completes locally only: it is used where a later read can flush
      * it, that is where reads stay behind writes. */
@@ -21,14 +21,13 @@ void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, lon
     l->message_max = (size_t)message_max;
     l->bounce_size = caps->bounce_size;
     l->mr_local = caps->mr_local;
-    /* Native atomics are not atomic with respect to our own same-node accumulates (loads
-     * and stores under a lock), so by default they are used only where no peer reaches
-     * this memory through shared memory, and not where the provider only emulates them.
-     * Scaled sources are staged in unregistered memory, which rules out providers that
-     * need local registration. */
+    /* Native atomics by default where the NIC does them, not where the provider emulates
+     * them in software (ours is faster there). Node peers then take them too, through the
+     * NIC's loopback (armcii_select_acc, rmw.c): the NIC's atomics are not atomic with
+     * respect to loads and stores under our node lock. Scaled sources are staged in
+     * unregistered memory, which rules out providers that need local registration. */
     int usable = caps->acc_types != 0 && caps->atomics_trusted && !caps->mr_local;
-    l->acc_hw =
-        usable && (acc_native == 1 || (acc_native == -1 && !shm_peers && !caps->atomics_emulated));
+    l->acc_hw = usable && (acc_native == 1 || (acc_native == -1 && !caps->atomics_emulated));
 }
 
 const char *armcii_proto_name(armcii_proto_t p)

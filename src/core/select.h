@@ -42,9 +42,9 @@ typedef struct {
  *  (@p inject_max, negative: the provider's), ARMCI_BUFFERED_MAX (@p buffered_max),
  *  ARMCI_PUT_MESSAGE_MAX (@p message_max, negative: ARMCII_PUT_MESSAGE_AUTO where writes
  *  after writes are not ordered, else 0) and ARMCI_ACC_NATIVE (@p acc_native: 1 on, 0 off,
- *  -1 auto), in a process that has same-node peers (@p shm_peers) or not. */
+ *  -1 auto: where the provider does atomics natively). */
 void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
-                          long buffered_max, long message_max, long acc_native, int shm_peers);
+                          long buffered_max, long message_max, long acc_native);
 
 /** Put of @p len bytes over the fabric by an RMA write, for a caller that never sends it
  *  as a message (a block of a strided or vector put long enough to move by RMA):
@@ -92,12 +92,11 @@ static inline armcii_proto_t armcii_select_acc(const armcii_sel_limits_t *l, arm
                                                int type_hw_ok)
 {
     int hw = l->acc_hw && type_hw_ok;
-    if (path == ARMCII_PATH_SHM)
-        return ARMCII_PROTO_LOCAL;
     /* Accumulates to one element must all use one mechanism to be atomic with each
-     * other: when remote peers use libfabric atomics on our memory, so do we, even on
-     * ourselves. Software accumulates (remote or local) share the target's lock. */
-    if (path == ARMCII_PATH_SELF)
+     * other: when remote peers use libfabric atomics on a process's memory, so do its
+     * node peers, through the NIC's loopback, and so does it, even on itself. Software
+     * accumulates (remote or local) share the target's lock. */
+    if (path != ARMCII_PATH_FABRIC)
         return hw ? ARMCII_PROTO_ACC_HW : ARMCII_PROTO_LOCAL;
     return hw ? ARMCII_PROTO_ACC_HW : ARMCII_PROTO_ACC_SW;
 }

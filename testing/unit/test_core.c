@@ -510,7 +510,10 @@ static void test_select(void)
     /* with native atomics in use, even accumulates to oneself use them (atomicity) */
     CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SELF, 1), ARMCII_PROTO_ACC_HW);
     CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SELF, 0), ARMCII_PROTO_LOCAL);
-    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SHM, 1), ARMCII_PROTO_LOCAL);
+    /* ... and so do node peers, through the NIC: a CPU add under the node lock is not
+     * atomic with respect to the NIC's */
+    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SHM, 1), ARMCII_PROTO_ACC_HW);
+    CU_ASSERT_EQUAL(armcii_select_acc(&tcp, ARMCII_PATH_SHM, 0), ARMCII_PROTO_LOCAL);
 
     /* verbs-like: local registration required, no inject */
     armcii_sel_limits_t verbs = {
@@ -571,59 +574,57 @@ static void test_select_limits(void)
                          .atomics_trusted = 1,
                          .atomics_emulated = 1};
     armcii_sel_limits_t l;
-    armcii_select_limits(&l, &tcp, -1, 0, -1, -1, 0);
+    armcii_select_limits(&l, &tcp, -1, 0, -1, -1);
     CU_ASSERT_EQUAL(l.inject_max, 64);
     CU_ASSERT_EQUAL(l.bounce_size, 65536);
     CU_ASSERT_EQUAL(l.buffered_max, 0);
     CU_ASSERT_EQUAL(l.acc_hw, 0); /* auto: emulated atomics are slower than ours */
-    armcii_select_limits(&l, &tcp, -1, 0, -1, 1, 0);
+    armcii_select_limits(&l, &tcp, -1, 0, -1, 1);
     CU_ASSERT_EQUAL(l.acc_hw, 1); /* forced on */
-    armcii_select_limits(&l, &tcp, 16, 4096, -1, 0, 0);
+    armcii_select_limits(&l, &tcp, 16, 4096, -1, 0);
     CU_ASSERT_EQUAL(l.inject_max, 16); /* ARMCI_INJECT_MAX lowers the provider's */
     CU_ASSERT_EQUAL(l.buffered_max, 4096);
     CU_ASSERT_EQUAL(l.acc_hw, 0);
-    armcii_select_limits(&l, &tcp, 1024, 0, -1, -1, 0);
+    armcii_select_limits(&l, &tcp, 1024, 0, -1, -1);
     CU_ASSERT_EQUAL(l.inject_max, 64); /* ... and never raises it */
     CU_ASSERT_EQUAL(l.message_max, 0); /* writes stay in order: puts need no messages */
-    armcii_select_limits(&l, &tcp, -1, 0, 4096, -1, 0);
+    armcii_select_limits(&l, &tcp, -1, 0, 4096, -1);
     CU_ASSERT_EQUAL(l.message_max, 4096); /* ARMCI_PUT_MESSAGE_MAX, whatever the order */
 
     /* tcp;ofi_rxm as libfabric 1.17 reports it: send-after-send order only */
     armcii_caps_t rxm = tcp;
     rxm.order_raw = rxm.order_waw = 0;
-    armcii_select_limits(&l, &rxm, -1, 0, -1, -1, 0);
+    armcii_select_limits(&l, &rxm, -1, 0, -1, -1);
     CU_ASSERT_EQUAL(l.message_max, 16384);
     CU_ASSERT_EQUAL(l.inject_max, 0);
-    armcii_select_limits(&l, &rxm, -1, 0, 0, -1, 0);
+    armcii_select_limits(&l, &rxm, -1, 0, 0, -1);
     CU_ASSERT_EQUAL(l.message_max, 0); /* 0: never */
 
-    /* a NIC with native atomics: used by default, unless same-node peers share memory */
+    /* a NIC with native atomics: used by default, node peers or not (they go through it) */
     armcii_caps_t nic = tcp;
     nic.atomics_emulated = 0;
-    armcii_select_limits(&l, &nic, -1, 0, -1, -1, 0);
+    armcii_select_limits(&l, &nic, -1, 0, -1, -1);
     CU_ASSERT_EQUAL(l.acc_hw, 1);
-    armcii_select_limits(&l, &nic, -1, 0, -1, -1, 1);
-    CU_ASSERT_EQUAL(l.acc_hw, 0);
 
     /* no read-after-write order: an injected put could not be flushed by a read */
     armcii_caps_t unordered = nic;
     unordered.order_raw = 0;
-    armcii_select_limits(&l, &unordered, -1, 0, -1, -1, 0);
+    armcii_select_limits(&l, &unordered, -1, 0, -1, -1);
     CU_ASSERT_EQUAL(l.inject_max, 0);
 
     /* local registration, atomics known wrong, or none at all: never native */
     armcii_caps_t verbs = nic;
     verbs.mr_local = 1;
-    armcii_select_limits(&l, &verbs, -1, 0, -1, 1, 0);
+    armcii_select_limits(&l, &verbs, -1, 0, -1, 1);
     CU_ASSERT_EQUAL(l.mr_local, 1);
     CU_ASSERT_EQUAL(l.acc_hw, 0);
     armcii_caps_t wrong = nic;
     wrong.atomics_trusted = 0;
-    armcii_select_limits(&l, &wrong, -1, 0, -1, 1, 0);
+    armcii_select_limits(&l, &wrong, -1, 0, -1, 1);
     CU_ASSERT_EQUAL(l.acc_hw, 0);
     armcii_caps_t none = nic;
     none.acc_types = 0;
-    armcii_select_limits(&l, &none, -1, 0, -1, 1, 0);
+    armcii_select_limits(&l, &none, -1, 0, -1, 1);
     CU_ASSERT_EQUAL(l.acc_hw, 0);
 }
 
