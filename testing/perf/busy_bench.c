@@ -78,7 +78,8 @@ static long calibrate(double us)
 }
 
 /* Binds this process to CPU (node rank) modulo the CPUs online, before the runtime starts,
- * so that the runtime sees the layout a batch job's launcher makes. */
+ * so that the runtime sees the layout a batch job's launcher makes. Hosts made of
+ * namespaces share one machine's CPUs: there BUSY_BIND=world binds by world rank. */
 static void bind_self(void)
 {
     MPI_Comm node;
@@ -87,6 +88,9 @@ static void bind_self(void)
     MPI_Comm_rank(node, &lr);
     MPI_Comm_size(node, &ln);
     MPI_Comm_free(&node);
+    const char *by = getenv("BUSY_BIND");
+    if (by && strcmp(by, "world") == 0)
+        MPI_Comm_rank(MPI_COMM_WORLD, &lr);
     const char *spare = getenv("BUSY_SPARE");
     if (spare && atoi(spare) == 1 && lr == ln - 1)
         return;

@@ -12,7 +12,10 @@
 # CPU the scheduler gives it), unless BUSY_PEERS=0. Configurations BUSY_CONFIGS (default
 # "node tcp"): node (each library's same-node path) and tcp (armci-ofi over libfabric's
 # tcp with ARMCI_SHM=0, ARMCI-MPI over Open MPI's osc/pt2pt, ComEx with its node copies
-# off; MPI itself on TCP). Layouts: ring (each process calls the next) and hot-spot
+# off; MPI itself on TCP) and, asked for, cluster (one process per host, hosts made of
+# namespaces by testing/cluster, root only; every process bound by world rank, as the
+# hosts share this machine's CPUs; ComEx left out, its progress rank needs a process of
+# its own on every host). Layouts: ring (each process calls the next) and hot-spot
 # (process 0 only computes). BUSY_NPROCS processes (default "2 4"; on this 2-core
 # machine 4 means two processes a core).
 # Rows to BUSY_CSV (default busy.csv: round,config,impl,layout,P,metric,value,unit), then
@@ -46,12 +49,16 @@ one() { # one ROUND CONFIG LIBRARY NPROCS LAYOUT
     r=$1 cfg=$2 lib=$3 np=$4 layout=$5
     envs= prog= args=
     [ "$cfg" = tcp ] && envs="MPI_NET=tcp"
+    [ "$cfg" = cluster ] && envs="MPI_NET=tcp ARMCI_TEST_HOSTS=$np BUSY_BIND=world"
     [ "$layout" = hot-spot ] && args=--hot-spot
     case $lib-$cfg in
     armci-ofi-node) prog=$b/busy_bench envs="ARMCI_SHM=1" ;;
     armci-ofi-tcp) prog=$b/busy_bench envs="$envs ARMCI_SHM=0 FI_PROVIDER=tcp" ;;
     armci-ofi-*-node) prog=$b/busy_bench envs="ARMCI_SHM=1 $(variant "${lib#armci-ofi-}")" ;;
     armci-ofi-*-tcp) prog=$b/busy_bench envs="$envs ARMCI_SHM=0 FI_PROVIDER=tcp $(variant "${lib#armci-ofi-}")" ;;
+    armci-ofi-cluster) prog=$b/busy_bench envs="$envs FI_PROVIDER=tcp" ;;
+    armci-ofi-*-cluster) prog=$b/busy_bench envs="$envs FI_PROVIDER=tcp $(variant "${lib#armci-ofi-}")" ;;
+    armci-mpi-cluster) prog=$b/busy_bench_mpi envs="$envs MPI_ONESIDED=messages" ;;
     armci-mpi-node) prog=$b/busy_bench_mpi ;;
     armci-mpi-tcp) prog=$b/busy_bench_mpi envs="$envs MPI_ONESIDED=messages" ;;
     comex-mpi-pr-node) prog=$cx/busy_bench_comex-mpi-pr envs="BUSY_SPARE=1" ;;
@@ -59,7 +66,8 @@ one() { # one ROUND CONFIG LIBRARY NPROCS LAYOUT
     esac
     # ARMCI-MPI over osc/pt2pt has no progress of its own: a target that makes no MPI call
     # serves nothing, and the hot-spot run would wait for its time limit (tried: 60 s)
-    if [ "$lib-$cfg-$layout" = armci-mpi-tcp-hot-spot ]; then
+    [ -n "$prog" ] || return 0
+    if [ "$lib-$layout" = armci-mpi-hot-spot ] && [ "$cfg" != node ]; then
         echo "== round $r, $cfg, $layout, $np processes: $lib cannot serve a process that makes no call; left out"
         return 0
     fi
