@@ -206,26 +206,33 @@ fault "link of h2 down, 2 hosts x 2, ARMCI_TIMEOUT=5" 2 4 linkdown 25 h2 "0 1" "
 fault "processes of h2 stopped, 2 hosts x 2, ARMCI_TIMEOUT=5" 2 4 stop 25 h2 "0 1" "0 1" \
     ARMCI_TIMEOUT=5
 
-# misuse that concerns a peer, the peer on another host (errors.sh's peer cases)
-log=$(mktemp)
-ARMCI_TEST_HOSTS=2 ERRORS_PEERS_ONLY=1 "$here/errors.sh" >"$log" 2>&1
-errors_status=$?
-peer_cases=0
-while IFS= read -r line; do # its cases become ours; its diagnostics pass through
-    case $line in
-    "ok "*) report 0 "2 hosts: ${line#* - }" ;;
-    "not ok "*) report 1 "2 hosts: ${line#* - }" ;;
-    "#"*)
-        echo "$line"
-        continue
-        ;;
-    *) continue ;;
-    esac
-    peer_cases=$((peer_cases + 1))
-done <"$log"
-# errors.sh itself must have ended well, with as many cases as its plan says
-plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log")
-[ "$peer_cases" -gt 0 ] && [ "$plan" = "$peer_cases" ] && [ "$errors_status" = 0 ] ||
-    report 1 "2 hosts: errors.sh's peer cases ran to their plan ($peer_cases of ${plan:-no plan}, exit $errors_status)" "$log"
-rm -f "$log"
+# misuse that concerns a peer, the peer on another host (errors.sh's peer cases, 52 of
+# them, two minutes): in `make check-long` (CLUSTER_LONG=1), beyond CI's time budget; CI
+# runs each on one host (errors.sh)
+if [ -z "${CLUSTER_LONG:-}" ]; then
+    skip "2 hosts: errors.sh's peer cases" \
+        "make check-long runs them (CLUSTER_LONG=1); errors.sh runs each on one host"
+else
+    log=$(mktemp)
+    ARMCI_TEST_HOSTS=2 ERRORS_PEERS_ONLY=1 "$here/errors.sh" >"$log" 2>&1
+    errors_status=$?
+    peer_cases=0
+    while IFS= read -r line; do # its cases become ours; its diagnostics pass through
+        case $line in
+        "ok "*) report 0 "2 hosts: ${line#* - }" ;;
+        "not ok "*) report 1 "2 hosts: ${line#* - }" ;;
+        "#"*)
+            echo "$line"
+            continue
+            ;;
+        *) continue ;;
+        esac
+        peer_cases=$((peer_cases + 1))
+    done <"$log"
+    # errors.sh itself must have ended well, with as many cases as its plan says
+    plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log")
+    [ "$peer_cases" -gt 0 ] && [ "$plan" = "$peer_cases" ] && [ "$errors_status" = 0 ] ||
+        report 1 "2 hosts: errors.sh's peer cases ran to their plan ($peer_cases of ${plan:-no plan}, exit $errors_status)" "$log"
+    rm -f "$log"
+fi
 finish cluster

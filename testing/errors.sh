@@ -10,7 +10,8 @@ NO_LEAK_CHECK=1 # every case ends its job by ARMCI_Error (report.sh)
 nprocs=2
 tag= # prefix of the case names (the program when not t_errors)
 # Cases run with `peer` concern another process (its memory, its mutexes, its settings);
-# cluster.sh runs those alone (ERRORS_PEERS_ONLY=1) with the peer on another host.
+# cluster.sh runs those alone (ERRORS_PEERS_ONLY=1) with the peer on another host, in
+# `make check-long` (CLUSTER_LONG=1).
 only_peers=${ERRORS_PEERS_ONLY:-0}
 
 expect() { # expect CASE "expected text" [ENV...]
