@@ -259,8 +259,8 @@ void armcii_req_wait_all(const char *call)
  * on a busy peer's it delays the peer.
  */
 /* Where a doorbell is (src/transport/bell.c), the thread naps in poll() on its socket, for
- * a peer whose request waits, and on an eventfd, for this process's own wakes (thread
- * start and stop only). */
+ * a peer whose request waits, and on an eventfd, for this process's own wakes (a large
+ * nonblocking transfer, the thread's stop). */
 static int bell_fd = -1, wake_fd = -1;
 
 static void nap(const struct timespec *howlong, int seen)

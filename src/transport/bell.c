@@ -32,8 +32,16 @@
 #include "ofi_internal.h"
 #include "../core/stats.h"
 
+/* An IPv4 or IPv6 address: 28 bytes a process, not sockaddr_storage's 128, as every
+ * process holds every other's. */
+typedef union {
+    struct sockaddr sa;
+    struct sockaddr_in in;
+    struct sockaddr_in6 in6;
+} bell_addr_t;
+
 static int bell_fd = -1;
-static struct sockaddr_storage *bells; /* every process's doorbell, by rank */
+static bell_addr_t *bells; /* every process's doorbell, by rank */
 
 int armcii_bell_fd(void)
 {
@@ -42,7 +50,7 @@ int armcii_bell_fd(void)
 
 /* A socket bound to the host part of @p name (port 0), -1 where @p name is no IP address or
  * the socket cannot be made. */
-static int bell_socket(const void *name, size_t len, struct sockaddr_storage *where)
+static int bell_socket(const void *name, size_t len, bell_addr_t *where)
 {
     const struct sockaddr *sa = name;
     socklen_t slen;
@@ -55,14 +63,13 @@ static int bell_socket(const void *name, size_t len, struct sockaddr_storage *wh
     memset(where, 0, sizeof *where);
     memcpy(where, name, slen);
     if (sa->sa_family == AF_INET)
-        ((struct sockaddr_in *)where)->sin_port = 0;
+        where->in.sin_port = 0;
     else
-        ((struct sockaddr_in6 *)where)->sin6_port = 0;
+        where->in6.sin6_port = 0;
     int fd = socket(sa->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    if (bind(fd, (struct sockaddr *)where, slen) != 0 ||
-        getsockname(fd, (struct sockaddr *)where, &slen) != 0) {
+    if (bind(fd, &where->sa, slen) != 0 || getsockname(fd, &where->sa, &slen) != 0) {
         close(fd);
         return -1;
     }
@@ -71,7 +78,7 @@ static int bell_socket(const void *name, size_t len, struct sockaddr_storage *wh
 
 static void ring(int target)
 {
-    const struct sockaddr *to = (const struct sockaddr *)&bells[target];
+    const struct sockaddr *to = &bells[target].sa;
     socklen_t len =
         to->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
     char ding = 1;
@@ -93,7 +100,7 @@ static int bell_heard(void)
 
 void armcii_bell_open(const void *name, size_t len)
 {
-    struct sockaddr_storage mine;
+    bell_addr_t mine;
     int fd = armcii_tp.env->DOORBELL_US > 0 ? bell_socket(name, len, &mine) : -1;
     bells = fd >= 0 ? malloc((size_t)armcii_tp.nproc * sizeof *bells) : NULL;
     /* All or none: a process without a doorbell would nap through every ring. */
