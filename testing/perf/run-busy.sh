@@ -84,16 +84,7 @@ one() { # one ROUND CONFIG LIBRARY NPROCS LAYOUT
     esac
 }
 
-rotate() { # the words of LIST from the N-th on, then the first N
-    n=$1
-    shift
-    i=0 head= tail=
-    for w in "$@"; do
-        if [ "$i" -lt "$n" ]; then head="$head $w"; else tail="$tail $w"; fi
-        i=$((i + 1))
-    done
-    echo $tail $head
-}
+. "$here/rounds.sh"
 
 nlibs=$(echo $libs | wc -w)
 for r in $(seq "${ROUNDS:-3}"); do

@@ -71,17 +71,7 @@ one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
     esac
 }
 
-# rotate LIST by N: its words from the N-th on, then the first N
-rotate() {
-    n=$1
-    shift
-    i=0 head= tail=
-    for w in "$@"; do
-        if [ "$i" -lt "$n" ]; then head="$head $w"; else tail="$tail $w"; fi
-        i=$((i + 1))
-    done
-    echo $tail $head
-}
+. "$here/rounds.sh"
 
 all="$libs memcpy libfabric"
 nall=$(echo $all | wc -w)
