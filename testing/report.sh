@@ -144,8 +144,23 @@ run_case() {
     done
     shift
     rc_out=${rc_log:-$(mktemp)}
-    "$@" </dev/null >"$rc_out" 2>&1
-    rc_why=$(eval "verdict \"\$rc_out\" $? $rc_opts")
+    if [ "$asan_build" = 1 ]; then
+        # each process's sanitizer report into a file of its own (asan.PID), appended to
+        # the output whole: the reports of a job's processes, written to one stream at
+        # once, interleaved mid-line, and a frame spliced of two was once read as ours
+        rc_san=$(mktemp -d)
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$rc_san/asan" \
+            "$@" </dev/null >"$rc_out" 2>&1
+        rc_status=$?
+        for rc_f in "$rc_san"/asan.*; do
+            [ -f "$rc_f" ] && cat "$rc_f" >>"$rc_out"
+        done
+        rm -rf "$rc_san"
+    else
+        "$@" </dev/null >"$rc_out" 2>&1
+        rc_status=$?
+    fi
+    rc_why=$(eval "verdict \"\$rc_out\" $rc_status $rc_opts")
     result "$rc_why" "$rc_name" "$rc_out"
     [ -n "$rc_log" ] || rm -f "$rc_out"
     [ "$rc_why" = ok ]
