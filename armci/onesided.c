@@ -12,43 +12,51 @@
  * done (an aggregate one stays collecting). The lock and its release were half of such a
  * call. Anything unusual, errors included, goes on to the locked path (0).
  */
-static int unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
-                    int proc, armci_hdl_t *hdl, int blocking)
+ARMCII_INLINE int unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
+                           int proc, armci_hdl_t *hdl, int blocking)
 {
     if (bytes <= 0 || (uintptr_t)local < ARMCII_LOW_PAGE || !armcii_rt.one_caller)
         return 0;
     armcii_check_init(call);
     if (proc < 0 || proc >= armcii_rt.nproc)
         return 0;
-    /* a handle naming an operation in flight somewhere is checked on the locked way (only
-     * this thread binds handles, so the count cannot grow behind this look) */
-    if (!blocking && hdl && armcii_req_handles_bound())
-        return 0;
-    /* known addresses first: the bytes of a plain handle may be uninitialised */
-    int aggregate = !blocking && hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl);
+    /* An aggregate handle's collection, if it is attached to @p proc: the lane's handle
+     * (agg.h) by a comparison, another one found in the registry (known addresses
+     * first: the bytes of a plain handle may be uninitialised) and the table. */
+    armcii_agg_t *rec = NULL;
+    int aggregate = 0;
+    if (!blocking && hdl) {
+        rec = armcii_agg_lane_of(hdl, proc);
+        aggregate = rec || (armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl));
+        /* a plain handle naming an operation in flight somewhere is checked on the locked
+         * way (only this thread binds handles, so the count cannot grow behind this
+         * look); an aggregate one never names a request */
+        if (!aggregate && armcii_req_handles_bound())
+            return 0;
+        if (aggregate && !rec && !(rec = armcii_agg_attached_to(hdl, proc)))
+            return 0; /* its first operation attaches it, locked */
+    }
     if (armcii_path(proc) == ARMCII_PATH_FABRIC) {
         /* looked up before: the progress thread looks up (and updates the last-hit index
          * of) this process's own segments, never another's */
         return aggregate &&
                armcii_region_find_fast(&armcii_mem.regions, proc, (uintptr_t)remote,
                                        (size_t)bytes) &&
-               armcii_agg_collect_unlocked(hdl, what, local, remote, (size_t)bytes, proc);
+               armcii_agg_collect_unlocked(rec, what, local, remote, (size_t)bytes);
     }
-    /* on an aggregate handle already collecting for this peer, the copy is all there is
-     * to do (armcii_agg_add_block); its first operation attaches it, locked */
-    if ((aggregate && !armcii_agg_attached_to(hdl, proc)) ||
-        !armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
+    /* on an aggregate handle collecting for this peer, the copy is all there is to do
+     * (armcii_agg_add_block) */
+    if (!armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
         return 0;
     if (!blocking && !aggregate)
         armcii_hdl_done(call, hdl);
     return 1;
 }
 
-ARMCII_HOT static int get_common(const char *call, void *src, void *dst, int bytes, int proc,
+/* The locked way of a contiguous get or put, for what the unlocked one left. */
+ARMCII_HOT static int get_locked(const char *call, void *src, void *dst, int bytes, int proc,
                                  armci_hdl_t *hdl, int blocking)
 {
-    if (unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl, blocking))
-        return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, dst, src, bytes, proc);
     if (armcii_check_aggregate(call, hdl, 0)) {
@@ -61,11 +69,9 @@ ARMCII_HOT static int get_common(const char *call, void *src, void *dst, int byt
     return rc;
 }
 
-ARMCII_HOT static int put_common(const char *call, void *src, void *dst, int bytes, int proc,
+ARMCII_HOT static int put_locked(const char *call, void *src, void *dst, int bytes, int proc,
                                  armci_hdl_t *hdl, int blocking)
 {
-    if (unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl, blocking))
-        return 0;
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);
     if (armcii_check_aggregate(call, hdl, 0)) {
@@ -76,6 +82,22 @@ ARMCII_HOT static int put_common(const char *call, void *src, void *dst, int byt
     int rc = armcii_put(call, src, dst, (size_t)bytes, proc, seg, hdl, blocking);
     armcii_unlock();
     return rc;
+}
+
+ARMCII_INLINE int get_common(const char *call, void *src, void *dst, int bytes, int proc,
+                             armci_hdl_t *hdl, int blocking)
+{
+    if (unlocked(call, ARMCII_OP_GET, dst, src, bytes, proc, hdl, blocking))
+        return 0;
+    return get_locked(call, src, dst, bytes, proc, hdl, blocking);
+}
+
+ARMCII_INLINE int put_common(const char *call, void *src, void *dst, int bytes, int proc,
+                             armci_hdl_t *hdl, int blocking)
+{
+    if (unlocked(call, ARMCII_OP_PUT, src, dst, bytes, proc, hdl, blocking))
+        return 0;
+    return put_locked(call, src, dst, bytes, proc, hdl, blocking);
 }
 
 ARMCII_HOT static int acc_common(const char *call, int type, void *scale, void *src, void *dst,

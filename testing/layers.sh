@@ -13,7 +13,7 @@ top=${top_srcdir:-$here/..}
 allowed() {
     case $1 in
     armci) echo '^(check\.h|\.\./src/core/[a-z_]+\.h|\.\./src/(agg/agg|transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
-    src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps|xblk)\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
+    src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps)\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
     src/transport) echo '^([a-z_]+\.h|\.\./core/(common|env|region|op|select|pool|stats|invariant|hot|place|halloc|acc)\.h)$' ;;
     src/health) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./transport/transport\.h)$' ;;
     src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
@@ -64,6 +64,8 @@ armcii_tp src/transport/host.c
 armcii_node src/transport/shm.c
 armcii_am_deferred src/transport/am.c
 armcii_agg_addrs src/agg/agg.c
+armcii_agg_table src/agg/agg.c src/agg/agg.h
+armcii_agg_lane src/agg/agg.c
 armcii_cache_engine src/cache/runtime.c'
 readers='armcii_(pool_nbound|pool_bytes|hdl_state|region_find|region_find_fast|region_bytes|region_touch|select_get|select_put|select_put_rma|select_acc|env_first_difference|wait_zero)|touch_counted|touch_pool'
 log=$(mktemp)

@@ -23,10 +23,12 @@ one() { # one NAME NPROCS ENV...: runs $prog (run_case: report.sh's pass rule)
 
 # The runs are data: testing/mpi/matrix, one line per setting (its head says how to read
 # it; matrix.sh writes its sets out). SUITE_TAG=WORD runs only the lines tagged WORD (the
-# CI's part under a second MPI family: every-mpi).
+# CI's part under a second MPI family: every-mpi); SUITE_PROGS=t_a,t_b only those
+# programs, under every line that runs them (for a change that concerns a few).
 matrix=$here/mpi/matrix
 default_ifs=$IFS
 only=${SUITE_TAG:-}
+progs_only=${SUITE_PROGS:-}
 
 # Makefile.am builds every testing/mpi/t_*.c, and the matrix says how each runs; nothing
 # else lists them. So: every program there is built; each runs, by a line of the matrix or
@@ -69,6 +71,7 @@ while IFS='|' read progs nprocs label envs tags; do
     for p in $progs; do # (the list is split once, here)
         IFS=$default_ifs
         p=$(echo $p) # the program and its arguments
+        [ -n "$progs_only" ] && ! echo ",$progs_only," | grep -q ",${p%% *}," && continue
         for np in $(echo "$nprocs" | tr ',' ' '); do
             prog="$bin/$p"
             one "${p%% *} np=$np $label" "$np" $envs

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Aggregate handles (see agg.h). */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,72 +8,87 @@
 #include "../core/stats.h"
 #include "../core/warm.h"
 #include "agg.h"
-#include "../cache/getcache.h"
-
-typedef struct {
-    int in_use;
-    uint32_t gen;
-    int target;
-    armcii_blk_t *blk;
-    uint8_t *is_get;
-    size_t *copy_off; /* SIZE_MAX, or where a copied value sits in `copy` */
-    size_t n, cap;
-    char *copy;
-    size_t copy_used, copy_cap;
-    armci_hdl_t *issued; /* handles of the vector operations sent so far (ISSUED_MAX) */
-    int nissued;
-    int last_get; /* kind of the last run sent */
-} agg_t;
 
 #define ISSUED_MAX 16
 
-static agg_t *table;
-static int ntable;
+armcii_agg_table_t armcii_agg_table; /* (read inline: agg.h) */
+armcii_agg_lane_t armcii_agg_lane;
 
-static agg_t *record_of(const char *call, const armci_hdl_t *hdl)
+/* @p hdl, attached to @p a, becomes the lane's handle (agg.h). */
+static void lane_set(const armci_hdl_t *hdl, armcii_agg_t *a)
+{
+    armcii_agg_lane.hdl = hdl;
+    memcpy(&armcii_agg_lane.bytes, hdl, sizeof(armcii_agg_lane.bytes));
+    armcii_agg_lane.target = a->target;
+    armcii_agg_lane.rec = a;
+}
+
+static armcii_agg_t *record_of(const char *call, const armci_hdl_t *hdl)
 {
     uint32_t gen = (unsigned)hdl->tag & ARMCII_HDL_GEN_MASK;
-    if (hdl->slot < 0 || hdl->slot >= ntable || !table[hdl->slot].in_use ||
-        table[hdl->slot].gen != gen)
+    armcii_agg_t *a =
+        (unsigned)hdl->slot < (unsigned)armcii_agg_table.n ? &armcii_agg_table.at[hdl->slot] : NULL;
+    if (!a || !a->in_use || a->gen != gen)
         armcii_fatal(call, "aggregate handle %p names no collection in progress", (void *)hdl);
-    return &table[hdl->slot];
+    return a;
+}
+
+/* How many blocks the unlocked step may hold before the locked path grows the list or
+ * sends it (armcii_agg_collect_unlocked). */
+static void set_room(armcii_agg_t *a)
+{
+    size_t max = armcii_rt.env.AGG_MAX > 0 ? (size_t)armcii_rt.env.AGG_MAX - 1 : 0;
+    a->room = max < a->cap ? max : a->cap;
+}
+
+/* @p a holds nothing now (attached, or just sent). */
+static void emptied(armcii_agg_t *a)
+{
+    a->n = 0;
+    a->n_direct = 0;
+    a->mixed = 0;
+    a->copy_used = 0;
+    a->ncopied = 0;
+    set_room(a);
 }
 
 /* The record of @p hdl, attached now if it has none. */
-static agg_t *attach(const char *call, armci_hdl_t *hdl, int target)
+static armcii_agg_t *attach(const char *call, armci_hdl_t *hdl, int target)
 {
     if (hdl->slot >= 0) {
-        agg_t *a = record_of(call, hdl);
+        armcii_agg_t *a = record_of(call, hdl);
         if (a->target != target)
             armcii_fatal(call,
                          "aggregate handle %p collects operations to process %d; it "
                          "cannot take one to process %d (wait on it first)",
                          (void *)hdl, a->target, target);
+        lane_set(hdl, a);
         return a;
     }
+    armcii_agg_table_t *tb = &armcii_agg_table;
     int i = 0;
-    while (i < ntable && table[i].in_use)
+    while (i < tb->n && tb->at[i].in_use)
         i++;
-    if (i == ntable) {
-        int n = ntable ? 2 * ntable : 16;
-        agg_t *t = realloc(table, (size_t)n * sizeof(*t));
+    if (i == tb->n) {
+        int n = tb->n ? 2 * tb->n : 16;
+        armcii_agg_t *t = realloc(tb->at, (size_t)n * sizeof(*t));
         if (!t)
             armcii_fatal(call, "out of memory");
-        memset(t + ntable, 0, (size_t)(n - ntable) * sizeof(*t));
-        table = t;
-        ntable = n;
+        memset(t + tb->n, 0, (size_t)(n - tb->n) * sizeof(*t));
+        tb->at = t;
+        tb->n = n;
     }
-    agg_t *a = &table[i];
+    armcii_agg_t *a = &tb->at[i];
     a->in_use = 1;
     a->target = target;
-    a->n = 0;
-    a->copy_used = 0;
     a->nissued = 0;
+    emptied(a);
     armcii_hdl_set(hdl, i, a->gen, 1);
+    lane_set(hdl, a);
     return a;
 }
 
-static void wait_issued(const char *call, agg_t *a)
+static void wait_issued(const char *call, armcii_agg_t *a)
 {
     for (int i = 0; i < a->nissued; i++) {
         armcii_req_t *req = NULL;
@@ -83,26 +99,51 @@ static void wait_issued(const char *call, agg_t *a)
 }
 
 /* Whether blocks [i, j) all go as message records (shorter than ARMCI_NC_DIRECT_MIN). */
-static int all_packed(const agg_t *a, size_t i, size_t j)
+static int all_packed(const armcii_agg_t *a, size_t i, size_t j)
 {
     for (size_t k = i; k < j; k++)
-        if (a->blk[k].len >= (size_t)armcii_rt.env.NC_DIRECT_MIN)
+        if (a->len[k] >= (size_t)armcii_rt.env.NC_DIRECT_MIN)
             return 0;
     return 1;
+}
+
+/* Blocks [i, j) of @p a, all of one kind, as an I/O vector in a->groups: a group per
+ * stretch of blocks of one length (usually one group); how many groups. */
+static int as_vector(const char *call, armcii_agg_t *a, size_t i, size_t j)
+{
+    int get = a->is_get[i], ngroups = 0;
+    for (size_t k = i; k < j;) {
+        size_t m = k + 1;
+        while (m < j && a->len[m] == a->len[k] && m - k < INT_MAX)
+            m++;
+        if ((size_t)ngroups == a->groups_cap) {
+            size_t cap = a->groups_cap ? 2 * a->groups_cap : 4;
+            armci_giov_t *g = realloc(a->groups, cap * sizeof(*g));
+            if (!g)
+                armcii_fatal(call, "out of memory");
+            a->groups = g;
+            a->groups_cap = cap;
+        }
+        /* (a block's length came from an int of the API) */
+        a->groups[ngroups++] =
+            (armci_giov_t){get ? a->remote + k : a->local + k, get ? a->local + k : a->remote + k,
+                           (int)a->len[k], (int)(m - k)};
+        k = m;
+    }
+    return ngroups;
 }
 
 /* Send the collected blocks: each run of puts or gets as one vector operation, a run
  * after one of the other kind only once that completed (a get must see an earlier put to
  * the same place, a put must not overtake an earlier get). */
-static void flush(const char *call, agg_t *a)
+static void flush(const char *call, armcii_agg_t *a)
 {
     if (a->n == 0)
         return;
-    for (size_t i = 0; i < a->n; i++)
-        if (a->copy_off[i] != SIZE_MAX)
-            a->blk[i].local = a->copy + a->copy_off[i];
+    for (size_t c = 0; c < a->ncopied; c++)
+        a->local[a->copied[2 * c]] = a->copy + a->copied[2 * c + 1];
     for (size_t i = 0; i < a->n;) {
-        size_t j = i;
+        size_t j = a->mixed ? i : a->n; /* (one run unless both kinds were collected) */
         while (j < a->n && a->is_get[j] == a->is_get[i])
             j++;
         if (a->nissued > 0 && a->last_get != a->is_get[i])
@@ -115,7 +156,8 @@ static void flush(const char *call, agg_t *a)
          * calls to leave (sends_need_caller): there the wait sees it arrive, as a blocking
          * put does, since the caller may next block in MPI. */
         armci_hdl_t *h = NULL;
-        if (a->is_get[i] || armcii_prog.sends_need_caller || !all_packed(a, i, j)) {
+        if (a->is_get[i] || armcii_prog.sends_need_caller ||
+            (a->mixed ? !all_packed(a, i, j) : a->n_direct > 0)) {
             /* The pool knows handles in flight by their address (armcii_pool_bind), so the
              * array is never moved: when its 16 are taken, they are waited for and reused
              * (runs alternate between puts and gets, each change waits anyway). */
@@ -126,7 +168,7 @@ static void flush(const char *call, agg_t *a)
             h = &a->issued[a->nissued++];
         }
         armcii_iter_t it;
-        armcii_iter_list(&it, &a->blk[i], j - i);
+        armcii_iter_vector(&it, a->groups, as_vector(call, a, i, j), !a->is_get[i]);
         armcii_nc(call, a->is_get[i] ? ARMCII_OP_GET : ARMCII_OP_PUT, 0, NULL, &it, a->target, h,
                   0);
         a->last_get = a->is_get[i];
@@ -134,41 +176,43 @@ static void flush(const char *call, agg_t *a)
     }
     /* Copied values were packed into messages when sent, unless blocks that small go
      * zero-copy (ARMCI_NC_DIRECT_MIN configured tiny): then they must land first. */
-    if (a->copy_used > 0 && (size_t)armcii_rt.env.NC_DIRECT_MIN <= sizeof(double))
+    if (a->ncopied > 0 && (size_t)armcii_rt.env.NC_DIRECT_MIN <= sizeof(double))
         wait_issued(call, a);
-    a->n = 0;
-    a->copy_used = 0;
+    emptied(a);
     armcii_stat_agg_flush();
 }
 
-/* Records one block in @p a, which has room. */
-static void push(agg_t *a, char *local, size_t copy_off, char *remote, size_t len, int is_get)
+/* Room for one more block in @p a, its arrays grown as needed. */
+static void make_room(const char *call, armcii_agg_t *a)
 {
-    a->blk[a->n] = (armcii_blk_t){local, remote, len};
-    a->is_get[a->n] = (uint8_t)is_get;
-    a->copy_off[a->n] = copy_off;
-    a->n++;
-    armcii_stat_agg_op();
+    if (a->n < a->cap)
+        return;
+    size_t cap = a->cap ? 2 * a->cap : 64;
+    void **l = realloc(a->local, cap * sizeof(*l));
+    if (l)
+        a->local = l;
+    void **r = realloc(a->remote, cap * sizeof(*r));
+    if (r)
+        a->remote = r;
+    size_t *n = realloc(a->len, cap * sizeof(*n));
+    if (n)
+        a->len = n;
+    uint8_t *g = realloc(a->is_get, cap);
+    if (g)
+        a->is_get = g;
+    if (!l || !r || !n || !g)
+        armcii_fatal(call, "out of memory");
+    a->cap = cap;
+    set_room(a);
 }
 
-static void append(const char *call, agg_t *a, char *local, size_t copy_off, char *remote,
-                   size_t len, int is_get)
+static void append(const char *call, armcii_agg_t *a, char *local, char *remote, size_t len,
+                   int is_get)
 {
     if (!is_get) /* cached copies of what this put overwrites go now, not at the flush */
         armcii_cache_write(a->target, remote, len);
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 64;
-        armcii_blk_t *b = realloc(a->blk, cap * sizeof(*b));
-        uint8_t *g = realloc(a->is_get, cap);
-        size_t *c = realloc(a->copy_off, cap * sizeof(*c));
-        if (!b || !g || !c)
-            armcii_fatal(call, "out of memory");
-        a->blk = b;
-        a->is_get = g;
-        a->copy_off = c;
-        a->cap = cap;
-    }
-    push(a, local, copy_off, remote, len, is_get);
+    make_room(call, a);
+    armcii_agg_push(a, local, remote, len, is_get);
     if (a->n >= (size_t)armcii_rt.env.AGG_MAX)
         flush(call, a);
 }
@@ -178,7 +222,7 @@ void armcii_agg_add(const char *call, armci_hdl_t *hdl, armcii_op_t what, armcii
 {
     /* The handle takes its target whatever the path, so that a second target is refused
      * alike everywhere. Same node: nothing to gain, the operation is a copy done now. */
-    agg_t *a = attach(call, hdl, target);
+    armcii_agg_t *a = attach(call, hdl, target);
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         armcii_nc(call, what, 0, NULL, it, target, NULL, 0);
         return;
@@ -186,13 +230,13 @@ void armcii_agg_add(const char *call, armci_hdl_t *hdl, armcii_op_t what, armcii
     char *l, *r;
     size_t len;
     while (armcii_iter_next(it, &l, &r, &len))
-        append(call, a, l, SIZE_MAX, r, len, what == ARMCII_OP_GET);
+        append(call, a, l, r, len, what == ARMCII_OP_GET);
 }
 
 void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, char *local,
                           char *remote, size_t len, int target)
 {
-    agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
+    armcii_agg_t *a = attach(call, hdl, target); /* (checks the handle's target either way) */
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         armcii_order_local(call, target);
         if (what == ARMCII_OP_GET)
@@ -205,35 +249,13 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, 
      * same bytes dropped them from the cache when it was collected, so order holds. */
     if (what == ARMCII_OP_GET && armcii_cache_get_held(target, remote, local, len))
         return;
-    append(call, a, local, SIZE_MAX, remote, len, what == ARMCII_OP_GET);
-}
-
-int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local, char *remote,
-                                size_t len, int target)
-{
-    if (hdl->slot < 0 || hdl->slot >= ntable || armcii_cache_engine)
-        return 0;
-    agg_t *a = &table[hdl->slot];
-    if (!a->in_use || a->gen != ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) || a->target != target ||
-        a->n == a->cap || a->n + 1 >= (size_t)armcii_rt.env.AGG_MAX)
-        return 0; /* errors, growth and flushes belong to the locked path */
-    /* No cache engine, so no fill in flight that a put's epoch count could concern. */
-    push(a, local, SIZE_MAX, remote, len, what == ARMCII_OP_GET);
-    return 1;
-}
-
-int armcii_agg_attached_to(const armci_hdl_t *hdl, int target)
-{
-    if (hdl->slot < 0 || hdl->slot >= ntable)
-        return 0;
-    const agg_t *a = &table[hdl->slot];
-    return a->in_use && a->gen == ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) && a->target == target;
+    append(call, a, local, remote, len, what == ARMCII_OP_GET);
 }
 
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
                          char *remote, int target)
 {
-    agg_t *a = attach(call, hdl, target);
+    armcii_agg_t *a = attach(call, hdl, target);
     if (armcii_path(target) != ARMCII_PATH_FABRIC) {
         memmove(remote, value, len);
         return;
@@ -248,15 +270,25 @@ void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, 
         a->copy = c;
         a->copy_cap = cap;
     }
+    if (a->ncopied == a->copied_cap) {
+        size_t cap = a->copied_cap ? 2 * a->copied_cap : 16;
+        size_t *c = realloc(a->copied, 2 * cap * sizeof(*c));
+        if (!c)
+            armcii_fatal(call, "out of memory");
+        a->copied = c;
+        a->copied_cap = cap;
+    }
     memcpy(a->copy + a->copy_used, value, len);
-    size_t off = a->copy_used;
+    a->copied[2 * a->ncopied] = a->n; /* (the block append adds next) */
+    a->copied[2 * a->ncopied + 1] = a->copy_used;
+    a->ncopied++;
     a->copy_used += (len + 7) & ~(size_t)7;
-    append(call, a, NULL, off, remote, len, 0);
+    append(call, a, NULL, remote, len, 0); /* its address is known when it is sent */
 }
 
 int armcii_agg_complete(const char *call, armci_hdl_t *hdl, int wait)
 {
-    agg_t *a = record_of(call, hdl);
+    armcii_agg_t *a = record_of(call, hdl);
     flush(call, a);
     if (wait) {
         wait_issued(call, a);
@@ -271,32 +303,41 @@ int armcii_agg_complete(const char *call, armci_hdl_t *hdl, int wait)
     a->in_use = 0;
     a->nissued = 0;
     a->gen = (a->gen + 1) & ARMCII_HDL_GEN_MASK;
+    if (armcii_agg_lane.rec == a)
+        armcii_agg_lane = (armcii_agg_lane_t){NULL, 0, -1, NULL};
     return 1;
 }
 
 void armcii_agg_flush_target(const char *call, int target)
 {
-    for (int i = 0; i < ntable; i++)
-        if (table[i].in_use && (target < 0 || table[i].target == target))
-            flush(call, &table[i]);
+    for (int i = 0; i < armcii_agg_table.n; i++) {
+        armcii_agg_t *a = &armcii_agg_table.at[i];
+        if (a->in_use && (target < 0 || a->target == target))
+            flush(call, a);
+    }
 }
 
 void armcii_agg_fini(const char *call)
 {
-    for (int i = 0; i < ntable; i++) {
-        if (table[i].in_use) {
-            flush(call, &table[i]);
-            wait_issued(call, &table[i]);
+    for (int i = 0; i < armcii_agg_table.n; i++) {
+        armcii_agg_t *a = &armcii_agg_table.at[i];
+        if (a->in_use) {
+            flush(call, a);
+            wait_issued(call, a);
         }
-        free(table[i].blk);
-        free(table[i].is_get);
-        free(table[i].copy_off);
-        free(table[i].copy);
-        free(table[i].issued);
+        free(a->local);
+        free(a->remote);
+        free(a->len);
+        free(a->is_get);
+        free(a->copy);
+        free(a->copied);
+        free(a->groups);
+        free(a->issued);
     }
-    free(table);
-    table = NULL;
-    ntable = 0;
+    free(armcii_agg_table.at);
+    armcii_agg_table.at = NULL;
+    armcii_agg_table.n = 0;
+    armcii_agg_lane = (armcii_agg_lane_t){NULL, 0, -1, NULL};
 }
 
 /* ---- which handles are aggregate ---- */

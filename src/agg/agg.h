@@ -10,8 +10,11 @@
 #ifndef ARMCII_AGG_H
 #define ARMCII_AGG_H
 
+#include <string.h>
+
 #include "../core/armcii.h"
 #include "../core/iter.h"
+#include "../cache/getcache.h"
 
 /** Collect the blocks of @p it (a put or a get, ARMCII_NC_*) on aggregate handle @p hdl. */
 void armcii_agg_add(const char *call, armci_hdl_t *hdl, armcii_op_t what, armcii_iter_t *it,
@@ -19,19 +22,110 @@ void armcii_agg_add(const char *call, armci_hdl_t *hdl, armcii_op_t what, armcii
 /** Collect one contiguous put or get (the common case, without an iterator). */
 void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, char *local,
                           char *remote, size_t len, int target);
+
+/* A handle's collection. Private to agg.c but for the inlines below, which every unlocked
+ * nonblocking put and get on an aggregate handle runs. The blocks are kept as the arrays
+ * of an I/O vector (local and remote addresses, lengths apart), so that they are sent as
+ * a vector call's are, one group per stretch of blocks of one length. */
+typedef struct {
+    int in_use;
+    uint32_t gen;
+    int target;
+    void **local, **remote; /* block k's addresses (local[k] of a copied value: set when sent) */
+    size_t *len;
+    uint8_t *is_get;
+    size_t n, cap;
+    size_t room;     /* blocks the unlocked step may add: min(cap, ARMCI_AGG_MAX - 1) */
+    size_t n_direct; /* blocks of ARMCI_NC_DIRECT_MIN bytes or more (they go by RMA) */
+    int mixed;       /* puts and gets both collected (more than one run to send) */
+    char *copy;      /* the copied values (armcii_agg_add_copy) */
+    size_t copy_used, copy_cap;
+    size_t *copied; /* their blocks, each followed by its offset in `copy` */
+    size_t ncopied, copied_cap;
+    armci_giov_t *groups; /* the I/O vector of a run being sent */
+    size_t groups_cap;
+    armci_hdl_t *issued; /* handles of the vector operations sent so far (ISSUED_MAX) */
+    int nissued;
+    int last_get; /* kind of the last run sent */
+} armcii_agg_t;
+
+/** The collections, indexed by an attached handle's slot (written by agg.c only, under
+ *  the runtime lock). */
+typedef struct {
+    armcii_agg_t *at;
+    int n;
+} armcii_agg_table_t;
+extern armcii_agg_table_t armcii_agg_table;
+
+/** The collection @p hdl names, if it is attached to @p target; NULL otherwise. */
+static inline armcii_agg_t *armcii_agg_attached_to(const armci_hdl_t *hdl, int target)
+{
+    if ((unsigned)hdl->slot >= (unsigned)armcii_agg_table.n)
+        return NULL;
+    armcii_agg_t *a = &armcii_agg_table.at[hdl->slot];
+    return a->in_use && a->gen == ((unsigned)hdl->tag & ARMCII_HDL_GEN_MASK) && a->target == target
+               ? a
+               : NULL;
+}
+
+/* The handle last attached (or met attached) on the locked way, as its bytes were then: a
+ * program issues its operations on one aggregate handle at a time, and the unlocked step
+ * knows that handle by a comparison of its address, its 8 bytes and the target, without
+ * the search of the registry and the table (the handle's bytes change when it completes,
+ * and its generation with them). Written by agg.c only. */
+typedef struct {
+    const armci_hdl_t *hdl;
+    uint64_t bytes;
+    int target;
+    armcii_agg_t *rec;
+} armcii_agg_lane_t;
+extern armcii_agg_lane_t armcii_agg_lane;
+
+/** The collection of @p hdl, when it is the lane's handle, attached to @p target. */
+static inline armcii_agg_t *armcii_agg_lane_of(const armci_hdl_t *hdl, int target)
+{
+    if (hdl != armcii_agg_lane.hdl) /* (first: a plain handle's bytes may be unset) */
+        return NULL;
+    uint64_t bytes;
+    memcpy(&bytes, hdl, sizeof(bytes));
+    return bytes == armcii_agg_lane.bytes && target == armcii_agg_lane.target ? armcii_agg_lane.rec
+                                                                              : NULL;
+}
+
+/** Records one block in @p a, which has room. */
+static inline void armcii_agg_push(armcii_agg_t *a, char *local, char *remote, size_t len,
+                                   int is_get)
+{
+    size_t n = a->n;
+    a->local[n] = local;
+    a->remote[n] = remote;
+    a->len[n] = len;
+    a->is_get[n] = (uint8_t)is_get;
+    a->n = n + 1;
+    if (n > 0 && a->is_get[n - 1] != (uint8_t)is_get)
+        a->mixed = 1;
+    a->n_direct += len >= (size_t)armcii_rt.env.NC_DIRECT_MIN;
+    armcii_stat_agg_op();
+}
+
 /**
- * The collecting step of a contiguous put or get without the runtime lock, for a caller
- * that has checked the arguments and that @p target is reached through the fabric:
- * possible when only one application thread calls ARMCI (armcii_rt.one_caller) and the step
- * touches nothing the progress thread touches (the handle's record, already attached,
- * with room and no flush due; no get cache running).
+ * The collecting step of a contiguous put or get without the runtime lock into @p a, the
+ * collection of a handle attached to a target reached through the fabric, for a caller
+ * that has checked the arguments: possible when only one application thread calls ARMCI
+ * (armcii_rt.one_caller) and the step touches nothing the progress thread touches (room
+ * left and no flush due; no get cache running).
  * @return 1 when collected, 0 when the locked path must take it.
  */
-int armcii_agg_collect_unlocked(armci_hdl_t *hdl, armcii_op_t what, char *local, char *remote,
-                                size_t len, int target);
-/** Is @p hdl's record attached, to @p target? (Read without the runtime lock under the same
- *  conditions: a node peer's operation on such a handle is a copy done at once.) */
-int armcii_agg_attached_to(const armci_hdl_t *hdl, int target);
+static inline int armcii_agg_collect_unlocked(armcii_agg_t *a, armcii_op_t what, char *local,
+                                              char *remote, size_t len)
+{
+    /* growth and flushes belong to the locked path; with a cache engine, a put's epoch
+     * count may concern a fill in flight */
+    if (a->n >= a->room || armcii_cache_engine)
+        return 0;
+    armcii_agg_push(a, local, remote, len, what == ARMCII_OP_GET);
+    return 1;
+}
 /** Collect a put of @p len bytes copied from @p value (the caller's copy may vanish). */
 void armcii_agg_add_copy(const char *call, armci_hdl_t *hdl, const void *value, size_t len,
                          char *remote, int target);

@@ -39,6 +39,7 @@
 #include <armcix.h>
 
 #include "common.h"
+#include "hot.h"
 #include "env.h"
 #include "op.h"
 #include "region.h"
@@ -411,7 +412,7 @@ void armcii_flush_fini(void);
  *  A peer of this node, not this process, and no accumulate through libfabric's atomics:
  *  nothing of this process's own can be in flight to it, and the progress thread looks up, and
  *  moves the last-hit index of, this process's own segments only. */
-static inline int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len,
+ARMCII_INLINE int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len,
                                        int target)
 {
     /* (where accumulates take libfabric's atomics, to node peers too, one may be in flight

@@ -15,6 +15,10 @@
  * placed together in one section of their own: their code then spans a few pages instead
  * of one per source file, and the keep-warm pass reads it from __start_ to __stop_. */
 #define ARMCII_HOT __attribute__((section("armcii_hot_text")))
+/* A static helper of such a function, folded into each caller: the API functions that
+ * share it pass constants (blocking or not, a handle or none) that then decide its
+ * branches at compile time, and it costs no call of its own. */
+#define ARMCII_INLINE static inline __attribute__((always_inline))
 
 /* A pass reads bytes whose values it never uses, some of them fields that application
  * threads write without the lock (counters updated with atomics): ThreadSanitizer is told

@@ -202,28 +202,8 @@ void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len,
             it->nblocks += (size_t)iov[g].ptr_array_len;
 }
 
-void armcii_iter_list(armcii_iter_t *it, const armcii_blk_t *blocks, size_t n)
-{
-    memset(it, 0, sizeof(*it));
-    it->vector = 2;
-    it->list = blocks;
-    it->nblocks = n;
-}
-
 int armcii_iter_next(armcii_iter_t *it, char **local_p, char **remote_p, size_t *len_p)
 {
-    if (it->vector == 2) {
-        while (it->done < it->nblocks) {
-            const armcii_blk_t *b = &it->list[it->done++];
-            if (b->len == 0)
-                continue;
-            *local_p = b->local;
-            *remote_p = b->remote;
-            *len_p = b->len;
-            return 1;
-        }
-        return 0;
-    }
     if (it->vector) {
         while (it->g < it->iov_len) {
             const armci_giov_t *v = &it->iov[it->g];

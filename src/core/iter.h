@@ -12,13 +12,8 @@
 
 #include <armci.h>
 
-#include "../transport/xblk.h"
-
-/** One block of an explicit list (aggregate handles). */
-typedef armcii_xblk_t armcii_blk_t;
-
 typedef struct {
-    int vector; /* 0: strided, 1: I/O vector, 2: explicit block list */
+    int vector; /* 0: strided, 1: I/O vector */
     /* strided, after merging contiguous levels */
     int levels;
     long count[ARMCI_MAX_STRIDE_LEVEL + 1]; /* count[0] in bytes */
@@ -30,8 +25,6 @@ typedef struct {
     int iov_len, g, k;
     uintptr_t rlo, rhi; /* the remote bytes its blocks cover, where the caller found them
                          * (the API layer's check); rhi 0: not known */
-    /* block list */
-    const armcii_blk_t *list;
     /* common */
     int local_is_src; /* put/acc: the local side is the source */
     size_t nblocks, done;
@@ -65,9 +58,6 @@ int armcii_vector_check(const armci_giov_t *iov, int iov_len, char *err, size_t 
 int armcii_vector_scan(void *const *local, void *const *remote, int n, uintptr_t *lo_p,
                        uintptr_t *hi_p);
 void armcii_iter_vector(armcii_iter_t *it, const armci_giov_t *iov, int iov_len, int local_is_src);
-
-/** Walk an explicit list of blocks (local and remote addresses already resolved). */
-void armcii_iter_list(armcii_iter_t *it, const armcii_blk_t *blocks, size_t n);
 
 /** The next block; 0 when there is none. Zero-length blocks are skipped. */
 int armcii_iter_next(armcii_iter_t *it, char **local_p, char **remote_p, size_t *len_p);

@@ -83,12 +83,6 @@ static int any_block(const armcii_iter_t *it, size_t min, int shorter)
 {
     if (!it->vector)
         return ((size_t)it->count[0] < min) == shorter;
-    if (it->vector == 2) {
-        for (size_t i = 0; i < it->nblocks; i++)
-            if (it->list[i].len > 0 && (it->list[i].len < min) == shorter)
-                return 1;
-        return 0;
-    }
     for (int g = 0; g < it->iov_len; g++)
         if (it->iov[g].ptr_array_len > 0 && it->iov[g].bytes > 0 &&
             ((size_t)it->iov[g].bytes < min) == shorter)
@@ -126,9 +120,8 @@ static long total_bytes(const armcii_iter_t *it)
 
 size_t armcii_nc_pack(struct armcii_amb *b, void *itv)
 {
-    /* I/O vector entries and block lists go in runs, a bufferful of records per call (two
-     * calls per block cost more than the copies of small blocks); the rest block by
-     * block. */
+    /* I/O vector entries go in runs, a bufferful of records per call (two calls per block
+     * cost more than the copies of small blocks); the rest block by block. */
     armcii_iter_t *it = itv;
     size_t bytes = 0;
     if (it->vector == 1) {
@@ -148,19 +141,6 @@ size_t armcii_nc_pack(struct armcii_amb *b, void *itv)
                 k += run;
             }
             bytes += n * len;
-        }
-    } else if (it->vector == 2) {
-        const armcii_blk_t *s = it->list;
-        size_t n = it->nblocks;
-        for (size_t k = 0; k < n; k++)
-            bytes += s[k].len;
-        for (size_t k = 0; k < n;) {
-            size_t run = armcii_amb_add_list(b, s + k, n - k);
-            if (run == 0) {
-                armcii_amb_add(b, s[k].local, (uint64_t)(uintptr_t)s[k].remote, s[k].len);
-                run = 1;
-            }
-            k += run;
         }
     } else if (it->count[0] > 0 && it->count[0] <= NC_RUN_BLOCK_MAX) {
         /* strided blocks, all of one small length: runs, a batch of blocks at a time */
@@ -203,7 +183,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, v
         what == ARMCII_OP_ACC &&
         armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
     size_t min = (size_t)armcii_rt.env.NC_DIRECT_MIN;
-    int any_short = any_block(it, min, 1); /* asked once (a block list is walked for it) */
+    int any_short = any_block(it, min, 1); /* asked once */
     armcii_nc_span_t span;
     int spanned = what == ARMCII_OP_GET && path == ARMCII_PATH_FABRIC && any_short &&
                   armcii_span_plan(it, target, &span);

@@ -51,7 +51,7 @@ static void extent(const armcii_iter_t *it, armcii_nc_span_t *s)
         hi = (uintptr_t)h;
         n = it->nblocks;
         bytes = n * (size_t)it->count[0];
-    } else if (it->vector == 1) {
+    } else {
         for (int g = 0; g < it->iov_len; g++) {
             const armci_giov_t *v = &it->iov[g];
             if (v->bytes <= 0 || v->ptr_array_len <= 0)
@@ -74,17 +74,6 @@ static void extent(const armcii_iter_t *it, armcii_nc_span_t *s)
         if (it->rhi != 0) {
             lo = it->rlo;
             hi = it->rhi;
-        }
-    } else {
-        for (size_t k = 0; k < it->nblocks; k++) {
-            const armcii_blk_t *b = &it->list[k];
-            if (b->len == 0)
-                continue;
-            uintptr_t a = (uintptr_t)b->remote;
-            lo = a < lo ? a : lo;
-            hi = a + b->len > hi ? a + b->len : hi;
-            n++;
-            bytes += b->len;
         }
     }
     s->lo = lo;

@@ -266,38 +266,6 @@ size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remo
     return m;
 }
 
-/* Stretches of a block list gathered for armcii_amb_add_run, at most this many blocks. */
-#define LIST_RUN_MAX 256
-
-size_t armcii_amb_add_list(armcii_amb_t *b, const armcii_xblk_t *s, size_t n)
-{
-    if (!b->buf)
-        return 0;
-    size_t k = 0;
-    while (k < n) {
-        size_t len = s[k].len, m = 1;
-        while (k + m < n && m < LIST_RUN_MAX && s[k + m].len == len)
-            m++;
-        if (m >= 2 && fits_whole(b, len)) { /* blocks of one length: a run */
-            char *ls[LIST_RUN_MAX], *rs[LIST_RUN_MAX];
-            for (size_t i = 0; i < m; i++) {
-                ls[i] = s[k + i].local;
-                rs[i] = s[k + i].remote;
-            }
-            k += armcii_amb_add_run(b, ls, rs, m, len);
-            continue;
-        }
-        if (!fits_whole(b, len))
-            break;
-        if (b->kind == AM_GETV)
-            getv_reserve(b, 1);
-        add_whole(b, s[k].local, (uint64_t)(uintptr_t)s[k].remote, len);
-        ((am_hdr_t *)b->buf)->nblk++;
-        k++;
-    }
-    return k;
-}
-
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len)
 {
     /* The common record, a few words into an open buffer with room, without the general

@@ -35,7 +35,6 @@
 #include "caps.h"
 #include "../core/op.h"
 #include "../core/select.h"
-#include "xblk.h"
 #include "../core/halloc.h"
 
 /* ---- node memory (src/transport/shm.c) ---- */
@@ -145,10 +144,6 @@ void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
  *  armcii_amb_add takes the next one. */
 size_t armcii_amb_add_run(armcii_amb_t *b, char *const *local, char *const *remote, size_t n,
                           size_t len);
-/** The same for a list of blocks of any length: packs @p s[k] while each is 1 to 64 bytes
- *  and fits, blocks of one length in a row as runs; returns how many it took
- *  (armcii_amb_add takes the next one). */
-size_t armcii_amb_add_list(armcii_amb_t *b, const armcii_xblk_t *s, size_t n);
 void armcii_amb_end(armcii_amb_t *b);
 /** Like armcii_amb_end, for a put whose acknowledgement the caller needs only when it
  *  waits (a fence, a get from that target): the target acknowledges the last message by

@@ -15,7 +15,10 @@
  * A fifth, --overlap, runs only the overlap test and says where its time goes: the parts
  * of one batch, and each process's threads on a CPU and waiting for one.
  *
- *   armci_bench [--csv FILE] [--raw-shm | --raw-ofi | --overlap]
+ * A sixth, --agg, runs only the aggregation rows (1000 blocking calls, an aggregate
+ * handle, one vector call), for a change to the aggregate handles' path.
+ *
+ *   armci_bench [--csv FILE] [--raw-shm | --raw-ofi | --overlap | --agg]
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -522,7 +525,7 @@ static void run_overlap_breakdown(void)
     free(base);
 }
 
-static void run_armci(void)
+static void run_armci(int agg_only)
 {
     int me;
     MPI_Comm_rank(world, &me);
@@ -544,19 +547,21 @@ static void run_armci(void)
                      strcmp(path_name, "node") != 0;
         int iters = fabric ? 200 : 2000;
         static const char *names[] = {"get", "put", "acc", "nbget"};
-        for (int op = OP_GET; op <= OP_NBGET; op++)
-            for (size_t n = 8; n <= 1024; n *= 4)
-                emit(names[op], n, latency(op, base[1], local, n, iters), "us");
-        for (size_t n = 1024; n <= max; n *= 4) {
-            emit("get_bw", n, bandwidth(OP_GET, base[1], local, n), "MB/s");
-            emit("put_bw", n, bandwidth(OP_PUT, base[1], local, n), "MB/s");
+        if (!agg_only) {
+            for (int op = OP_GET; op <= OP_NBGET; op++)
+                for (size_t n = 8; n <= 1024; n *= 4)
+                    emit(names[op], n, latency(op, base[1], local, n, iters), "us");
+            for (size_t n = 1024; n <= max; n *= 4) {
+                emit("get_bw", n, bandwidth(OP_GET, base[1], local, n), "MB/s");
+                emit("put_bw", n, bandwidth(OP_PUT, base[1], local, n), "MB/s");
+            }
+            emit("overlap", 256 * 1024, overlap(base[1], local), "%");
+            emit("gets_64x64", 4096, strided(1, base[1], local, fabric ? 20 : 500), "us");
+            emit("puts_64x64", 4096, strided(0, base[1], local, fabric ? 20 : 500), "us");
+            emit("acc_dbl", 256 * 1024,
+                 latency(OP_ACC, base[1], local, 256 * 1024, fabric ? 5 : 20), "us");
+            emit("fetch_add", 4, fetch_add(base[1], iters), "us");
         }
-        emit("overlap", 256 * 1024, overlap(base[1], local), "%");
-        emit("gets_64x64", 4096, strided(1, base[1], local, fabric ? 20 : 500), "us");
-        emit("puts_64x64", 4096, strided(0, base[1], local, fabric ? 20 : 500), "us");
-        emit("acc_dbl", 256 * 1024, latency(OP_ACC, base[1], local, 256 * 1024, fabric ? 5 : 20),
-             "us");
-        emit("fetch_add", 4, fetch_add(base[1], iters), "us");
         for (int get = 0; get < 2; get++)
             aggregation(get, base[1], local);
     }
@@ -566,7 +571,7 @@ static void run_armci(void)
     memset(base[me], 0, 64);
     int fabric = strcmp(path_name, "shm") != 0;
     static const size_t notify_sizes[] = {8, 28672, 262144};
-    for (int k = 0; k < (np == 2 ? 3 : 0); k++)
+    for (int k = 0; k < (np == 2 && !agg_only ? 3 : 0); k++)
         for (int mode = 0; mode < 2; mode++) {
             size_t n = notify_sizes[k];
             double us =
@@ -822,7 +827,7 @@ static void run_raw_ofi(void)
 
 int main(int argc, char **argv)
 {
-    int raw_shm = 0, raw_ofi = 0, overlap_only = 0;
+    int raw_shm = 0, raw_ofi = 0, overlap_only = 0, agg_only = 0;
     MPI_Init(&argc, &argv);
     world = MPI_COMM_WORLD;
     for (int i = 1; i < argc; i++) {
@@ -834,6 +839,8 @@ int main(int argc, char **argv)
             raw_ofi = 1;
         else if (strcmp(argv[i], "--overlap") == 0)
             overlap_only = 1;
+        else if (strcmp(argv[i], "--agg") == 0)
+            agg_only = 1;
     }
     int np;
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -855,7 +862,7 @@ int main(int argc, char **argv)
         if (overlap_only)
             run_overlap_breakdown();
         else
-            run_armci();
+            run_armci(agg_only);
         ARMCI_Finalize();
     }
     if (csv)
