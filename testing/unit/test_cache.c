@@ -12,6 +12,7 @@
 #include <CUnit/Basic.h>
 
 #include "../../src/cache/cache.h"
+#include "unit.h"
 
 /* ---- cuckoo index ---- */
 
@@ -502,6 +503,7 @@ static void report_each(void)
 
 int main(void)
 {
+    unit_watch_crashes();
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     CU_pSuite s = CU_add_suite("cache", NULL, NULL);

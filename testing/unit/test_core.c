@@ -31,6 +31,7 @@
 #include "../../src/transport/host.h"
 #include "../../src/transport/nodelock.h"
 #include "../../src/transport/nic.h"
+#include "unit.h"
 
 /* ---- header ABI: what Global Arrays compiled against ARMCI-MPI relies on ---- */
 
@@ -1088,6 +1089,7 @@ static void test_am_acks(void)
 
 int main(void)
 {
+    unit_watch_crashes();
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     CU_pSuite s = CU_add_suite("core", NULL, NULL);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What both unit-test programs share: a fatal signal names the test it ended. CUnit says
+ * nothing while its tests run, and a crash loses what stdout buffered, so a crash in CI
+ * once said only that the program "ended badly after 0 passed checks".
+ */
+#ifndef UNIT_H
+#define UNIT_H
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+static void unit_crashed(int sig)
+{
+    CU_pTest t = CU_get_current_test();
+    const char *name = t && t->pName ? t->pName : "(between tests)";
+    const char *what = sig == SIGSEGV   ? "SIGSEGV"
+                       : sig == SIGBUS  ? "SIGBUS"
+                       : sig == SIGFPE  ? "SIGFPE"
+                       : sig == SIGALRM ? "SIGALRM (a test hung)"
+                                        : "SIGABRT";
+    /* (write: nothing else is safe in a signal handler) */
+    const char *parts[] = {"\nunit test crashed: ", what, " in test '", name, "'\n"};
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+        if (write(STDERR_FILENO, parts[i], strlen(parts[i])) < 0)
+            break;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/** Before the tests run: stdout by lines, and a fatal signal named with its test. */
+static inline void unit_watch_crashes(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGALRM};
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+        signal(sigs[i], unit_crashed);
+}
+
+#endif
