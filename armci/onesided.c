@@ -10,7 +10,8 @@
  * (armcii_agg_collect_unlocked); to a peer of this node it is copied
  * (armcii_copy_unlocked), a nonblocking one complete within the call, its handle marked
  * done (an aggregate one stays collecting). The lock and its release were half of such a
- * call. Anything unusual, errors included, goes on to the locked path (0).
+ * call. Anything unusual, errors included, goes on to the locked path (0). Inline in each
+ * API function, whose constants (blocking, a handle or none) decide its branches.
  */
 ARMCII_INLINE int unlocked(const char *call, armcii_op_t what, void *local, void *remote, int bytes,
                            int proc, armci_hdl_t *hdl, int blocking)
@@ -24,10 +25,9 @@ ARMCII_INLINE int unlocked(const char *call, armcii_op_t what, void *local, void
      * (agg.h) by a comparison, another one found in the registry (known addresses
      * first: the bytes of a plain handle may be uninitialised) and the table. */
     armcii_agg_t *rec = NULL;
-    int aggregate = 0;
     if (!blocking && hdl) {
         rec = armcii_agg_lane_of(hdl, proc);
-        aggregate = rec || (armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl));
+        int aggregate = rec || (armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl));
         /* a plain handle naming an operation in flight somewhere is checked on the locked
          * way (only this thread binds handles, so the count cannot grow behind this
          * look); an aggregate one never names a request */
@@ -36,19 +36,22 @@ ARMCII_INLINE int unlocked(const char *call, armcii_op_t what, void *local, void
         if (aggregate && !rec && !(rec = armcii_agg_attached_to(hdl, proc)))
             return 0; /* its first operation attaches it, locked */
     }
-    if (armcii_path(proc) == ARMCII_PATH_FABRIC) {
-        /* looked up before: the progress thread looks up (and updates the last-hit index
-         * of) this process's own segments, never another's */
-        return aggregate &&
-               armcii_region_find_fast(&armcii_mem.regions, proc, (uintptr_t)remote,
-                                       (size_t)bytes) &&
-               armcii_agg_collect_unlocked(rec, what, local, remote, (size_t)bytes);
+    if (rec) {
+        /* a node peer's operation is a copy done at once, a fabric peer's is collected
+         * (armcii_agg_add_block); checked against the segment of the handle's last block,
+         * which holds most blocks */
+        uintptr_t r = (uintptr_t)remote;
+        if (rec->unlocked == ARMCII_AGG_LOCKED || (!armcii_agg_in_segment(rec, r, (size_t)bytes) &&
+                                                   !armcii_agg_find_segment(rec, r, (size_t)bytes)))
+            return 0;
+        if (rec->unlocked == ARMCII_AGG_COLLECT)
+            return armcii_agg_collect_unlocked(rec, what, local, remote, (size_t)bytes);
+        armcii_copy_unlocked_checked(what, local, remote, (size_t)bytes);
+        return 1;
     }
-    /* on an aggregate handle collecting for this peer, the copy is all there is to do
-     * (armcii_agg_add_block) */
     if (!armcii_copy_unlocked(what, local, remote, (size_t)bytes, proc))
         return 0;
-    if (!blocking && !aggregate)
+    if (!blocking)
         armcii_hdl_done(call, hdl);
     return 1;
 }

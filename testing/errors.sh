@@ -154,6 +154,10 @@ nprocs=2
 for shm in 1 0; do # on the node an accumulate otherwise takes a way without the runtime lock
     peer agg_acc "ARMCI_NbAcc: accumulates are not aggregated" ARMCI_SHM=$shm
 done
+# the segment an aggregate handle keeps for its target does not outlive ARMCI_Free
+for shm in 1 0; do
+    peer agg_freed "ARMCI_NbPut: remote address&&is outside every ARMCI allocation of that process" ARMCI_SHM=$shm
+done
 # one process allocates while the other frees: both meet in the same first exchange
 for shm in 1 0; do
     peer malloc_vs_free "process 1 called ARMCI_Free where this process called ARMCI_Malloc: allocating and freeing are collective" ARMCI_SHM=$shm

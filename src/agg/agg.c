@@ -82,6 +82,14 @@ static armcii_agg_t *attach(const char *call, armci_hdl_t *hdl, int target)
     a->in_use = 1;
     a->target = target;
     a->nissued = 0;
+    a->seg_size = 0; /* (no segment of this target known yet) */
+    /* (a copy without the lock reads no cursor the progress thread moves: a peer's
+     * segments, never this process's own; the order with accumulates in flight through
+     * libfabric's atomics is the locked way's) */
+    armcii_path_t path = armcii_path(target);
+    a->unlocked = path == ARMCII_PATH_FABRIC                            ? ARMCII_AGG_COLLECT
+                  : path == ARMCII_PATH_SHM && !armcii_rt.limits.acc_hw ? ARMCII_AGG_COPY
+                                                                        : ARMCII_AGG_LOCKED;
     emptied(a);
     armcii_hdl_set(hdl, i, a->gen, 1);
     lane_set(hdl, a);

@@ -27,18 +27,31 @@ void armcii_agg_add_block(const char *call, armci_hdl_t *hdl, armcii_op_t what, 
  * nonblocking put and get on an aggregate handle runs. The blocks are kept as the arrays
  * of an I/O vector (local and remote addresses, lengths apart), so that they are sent as
  * a vector call's are, one group per stretch of blocks of one length. */
+typedef enum {
+    ARMCII_AGG_LOCKED, /* every operation takes the locked way (this process itself; a node
+                        * peer where accumulates take libfabric's atomics) */
+    ARMCII_AGG_COPY,   /* a node peer: each operation is a copy done at once */
+    ARMCII_AGG_COLLECT /* a fabric peer: operations are collected */
+} armcii_agg_way_t;
+
 typedef struct {
     int in_use;
     uint32_t gen;
     int target;
-    void **local, **remote; /* block k's addresses (local[k] of a copied value: set when sent) */
+    armcii_agg_way_t unlocked; /* what an operation without the lock does (set at attach) */
+    void **local, **remote;    /* block k's addresses (local[k] of a copied value: set when sent) */
     size_t *len;
     uint8_t *is_get;
     size_t n, cap;
     size_t room;     /* blocks the unlocked step may add: min(cap, ARMCI_AGG_MAX - 1) */
     size_t n_direct; /* blocks of ARMCI_NC_DIRECT_MIN bytes or more (they go by RMA) */
     int mixed;       /* puts and gets both collected (more than one run to send) */
-    char *copy;      /* the copied values (armcii_agg_add_copy) */
+    /* the target's segment that held the last block taken without the lock, as the region
+     * table had it (seg_removals: its count of removals then) */
+    uintptr_t seg_lo;
+    size_t seg_size;
+    unsigned seg_removals;
+    char *copy; /* the copied values (armcii_agg_add_copy) */
     size_t copy_used, copy_cap;
     size_t *copied; /* their blocks, each followed by its offset in `copy` */
     size_t ncopied, copied_cap;
@@ -90,6 +103,27 @@ static inline armcii_agg_t *armcii_agg_lane_of(const armci_hdl_t *hdl, int targe
     memcpy(&bytes, hdl, sizeof(bytes));
     return bytes == armcii_agg_lane.bytes && target == armcii_agg_lane.target ? armcii_agg_lane.rec
                                                                               : NULL;
+}
+
+/** Does [@p r, @p r + @p len) lie in the segment the last block of @p a was found in, a
+ *  segment still there? (Three words of the collection, which the step reads anyway,
+ *  instead of the walk from the region table to the target's segment.) */
+static inline int armcii_agg_in_segment(const armcii_agg_t *a, uintptr_t r, size_t len)
+{
+    return a->seg_removals == armcii_mem.regions.removals && r >= a->seg_lo &&
+           r - a->seg_lo <= a->seg_size && len <= a->seg_size - (r - a->seg_lo);
+}
+
+/** The same through the region table, which then names the segment @p a keeps. */
+static inline int armcii_agg_find_segment(armcii_agg_t *a, uintptr_t r, size_t len)
+{
+    const armcii_seg_t *s = armcii_region_find_fast(&armcii_mem.regions, a->target, r, len);
+    if (!s)
+        return 0;
+    a->seg_lo = s->base;
+    a->seg_size = s->size;
+    a->seg_removals = armcii_mem.regions.removals;
+    return 1;
 }
 
 /** Records one block in @p a, which has room. */

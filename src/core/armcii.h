@@ -412,6 +412,17 @@ void armcii_flush_fini(void);
  *  A peer of this node, not this process, and no accumulate through libfabric's atomics:
  *  nothing of this process's own can be in flight to it, and the progress thread looks up, and
  *  moves the last-hit index of, this process's own segments only. */
+/** The copy of armcii_copy_unlocked, for a caller that made its checks (an aggregate
+ *  handle's operation, which knows the peer's segment). */
+ARMCII_INLINE void armcii_copy_unlocked_checked(armcii_op_t what, void *local, void *remote,
+                                                size_t len)
+{
+    armcii_stat_op(what, ARMCII_ST_LOCAL, (long)len);
+    if (what == ARMCII_OP_GET)
+        armcii_place_copy(local, remote, len, 0);
+    else
+        armcii_place_copy(remote, local, len, 0);
+}
 ARMCII_INLINE int armcii_copy_unlocked(armcii_op_t what, void *local, void *remote, size_t len,
                                        int target)
 {
@@ -420,17 +431,12 @@ ARMCII_INLINE int armcii_copy_unlocked(armcii_op_t what, void *local, void *remo
     if (armcii_path(target) != ARMCII_PATH_SHM || armcii_rt.limits.acc_hw ||
         !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)remote, len))
         return 0;
-    armcii_stat_op(what, ARMCII_ST_LOCAL, (long)len);
-    if (what == ARMCII_OP_GET)
-        armcii_place_copy(local, remote, len, 0);
-    else
-        armcii_place_copy(remote, local, len, 0);
+    armcii_copy_unlocked_checked(what, local, remote, len);
     return 1;
-}
-/** An accumulate done the same way (under the target's accumulate lock only), where
- *  accumulates to @p target are applied by this process's CPU. 1 when done, 0 when the
- *  caller must take the locked way (an unknown @p type, or @p len not a whole number of
- *  its elements, included). The API layer checked @p src and @p scale are not NULL. */
+} /** An accumulate done the same way (under the target's accumulate lock only), where
+   *  accumulates to @p target are applied by this process's CPU. 1 when done, 0 when the
+   *  caller must take the locked way (an unknown @p type, or @p len not a whole number of
+   *  its elements, included). The API layer checked @p src and @p scale are not NULL. */
 int armcii_acc_unlocked(const char *call, int type, const void *scale, const void *src, void *dst,
                         size_t len, int target);
 

@@ -85,6 +85,7 @@ int armcii_region_remove(armcii_region_table_t *t, int rank, uintptr_t base)
     memmove(&l->segs[at], &l->segs[at + 1], (size_t)(l->n - at - 1) * sizeof(*l->segs));
     l->n--;
     l->last = 0;
+    t->removals++;
     return 0;
 }
 

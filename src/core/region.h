@@ -29,6 +29,8 @@ typedef struct {
 typedef struct {
     int nranks;
     armcii_seglist_t *ranks;
+    unsigned removals; /* segments removed so far: a segment's bounds kept outside the
+                        * table (an aggregate handle's) hold while this is unchanged */
 } armcii_region_table_t;
 
 int armcii_region_table_init(armcii_region_table_t *t, int nranks);

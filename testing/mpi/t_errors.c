@@ -126,6 +126,20 @@ int main(int argc, char **argv)
         double x[2] = {1, 2};
         armci_msg_dgop(x, t_me == 0 ? 1 : 2, "+");
     }
+    if (strcmp(c, "agg_freed") == 0) {
+        /* an aggregate handle keeps the segment of its last block (armci/onesided.c, agg.h):
+         * once that allocation is freed, an operation into it is refused, not let through
+         * by the segment kept (collective: every process frees, then puts) */
+        void **gone = malloc((size_t)t_np * sizeof(void *));
+        armci_hdl_t ha;
+        ARMCI_Malloc(gone, 64);
+        ARMCI_INIT_HANDLE(&ha);
+        ARMCI_SET_AGGREGATE_HANDLE(&ha);
+        ARMCI_NbPut(buf, gone[peer], 8, peer, &ha);
+        ARMCI_NbPut(buf, (char *)gone[peer] + 8, 8, peer, &ha); /* (its segment kept now) */
+        ARMCI_Free(gone[t_me]);
+        ARMCI_NbPut(buf, (char *)gone[peer] + 16, 8, peer, &ha);
+    }
     if (strcmp(c, "malloc_vs_free") == 0) { /* collective: process 0 allocates, 1 frees */
         void **more = malloc((size_t)t_np * sizeof(void *));
         if (t_me == 0)

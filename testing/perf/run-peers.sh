@@ -16,7 +16,8 @@
 # (peers-table.sh). For a before-and-after in the same
 # run, BEFORE_LIBDIR (the .libs of an earlier build) and/or BEFORE_ENV (say
 # "ARMCI_PUT_MESSAGE_MAX=0") add a column armci-ofi-before: the same benchmark binary on
-# that library, under those settings.
+# that library, under those settings. PEERS_ROWS=agg runs the aggregation rows alone
+# (armci_bench --agg), and no floors.
 build=${1:-${top_builddir:-.}}
 here=$(cd "$(dirname "$0")" && pwd)
 run="$here/../run-mpi.sh"
@@ -57,6 +58,10 @@ one() { # one ROUND CONFIG LIBRARY: runs it, appends its rows
     libfabric-tcp) prog=$b/armci_bench args=--raw-ofi envs="$envs FI_PROVIDER=tcp" ;;
     *) return 0 ;;
     esac
+    if [ "${PEERS_ROWS:-}" = agg ]; then
+        [ -n "$args" ] && return 0 # (the floors have no such rows)
+        args=--agg
+    fi
     case $lib-$cfg in
     comex-mpi-pr-tcp) envs="$envs COMEX_ENABLE_PUT_SMP=0 COMEX_ENABLE_GET_SMP=0 COMEX_ENABLE_ACC_SMP=0" ;;
     comex-mpi3-*) envs="$envs MPI_ONESIDED=messages" ;; # osc/rdma and sm: MPI_ERR_WIN here
