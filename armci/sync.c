@@ -9,13 +9,13 @@ void ARMCI_INIT_HANDLE(armci_hdl_t *hdl)
 {
     if (hdl == NULL)
         armcii_fatal("ARMCI_INIT_HANDLE", "handle is NULL");
-    armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 0);
+    armcii_hdl_init(hdl, 0);
 }
 
-/* An aggregate handle with a collection attached: slot >= 0 names it. */
+/* An aggregate handle with a collection attached. */
 static int collecting(const armci_hdl_t *hdl)
 {
-    return hdl && armcii_hdl_is_aggregate(hdl) && hdl->slot >= 0;
+    return hdl && armcii_hdl_collecting(hdl);
 }
 
 int ARMCI_Wait(armci_hdl_t *hdl)
@@ -25,13 +25,13 @@ int ARMCI_Wait(armci_hdl_t *hdl)
      * read, only the caller's handle. */
     if (armcii_rt.one_caller && hdl && armcii_hdl_done_within_call(hdl)) {
         armcii_check_init(call);
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(hdl));
+        armcii_hdl_waited(hdl);
         return 0;
     }
     armcii_enter(call);
     if (collecting(hdl)) {
         armcii_agg_complete(call, hdl, 1);
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, 1);
+        armcii_hdl_waited(hdl);
         armcii_unlock();
         return 0;
     }
@@ -44,7 +44,7 @@ int ARMCI_Wait(armci_hdl_t *hdl)
      * waits on its handles a second time. A stale handle cannot reach a newer operation of
      * its slot: the generation it holds no longer matches (src/core/req.c). */
     if (st != ARMCII_HDL_IDLE)
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(hdl));
+        armcii_hdl_waited(hdl);
     armcii_unlock();
     return 0;
 }
@@ -56,7 +56,7 @@ int ARMCI_Test(armci_hdl_t *hdl)
     if (collecting(hdl)) {
         int done = armcii_agg_complete(call, hdl, 0);
         if (done)
-            armcii_hdl_set(hdl, ARMCII_HDL_SLOT_TESTED, 0, 1);
+            armcii_hdl_tested(hdl);
         armcii_unlock();
         return !done;
     }
@@ -67,7 +67,7 @@ int ARMCI_Test(armci_hdl_t *hdl)
     }
     int in_progress = st == ARMCII_HDL_ACTIVE;
     if (st == ARMCII_HDL_DONE)
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_TESTED, 0, armcii_hdl_is_aggregate(hdl));
+        armcii_hdl_tested(hdl);
     armcii_unlock();
     /* 0 = complete, as ARMCI-MPI (src/onesided_nb.c returns !flag) and ComEx (comex_test)
      * answer; GA's global/src/nbutil.c (nga_test_internal) drops a handle when it sees 0. */
@@ -85,7 +85,7 @@ void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
         armcii_fatal(call, "handle %p has an operation in flight (ARMCI_Wait on it first)",
                      (void *)hdl);
     if (!armcii_hdl_is_aggregate(hdl))
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 1);
+        armcii_hdl_init(hdl, 1);
     if (armcii_agg_addr_add(hdl) != 0)
         armcii_fatal(call, "out of memory");
     armcii_unlock();
@@ -101,7 +101,7 @@ void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
     if (collecting(hdl))
         armcii_agg_complete(call, hdl, 1);
     if (armcii_hdl_is_aggregate(hdl))
-        armcii_hdl_set(hdl, ARMCII_HDL_SLOT_IDLE, 0, 0);
+        armcii_hdl_init(hdl, 0);
     armcii_agg_addr_remove(hdl);
     armcii_unlock();
 }

@@ -98,6 +98,21 @@ fi
 [ -s "$log" ] && status=1 || status=0
 report $status "each global of the library is written by its owner alone" "$log"
 rm -f "$log"
+
+# A caller's handle is written and read through pool.h's named transitions
+# (armcii_hdl_init, _waited, _tested, _collect...): its encoding (slots, tag bits) is the
+# core's, which binds handles to requests (pool.h, req.c, and armcii.h's inlines).
+log=$(mktemp)
+for f in "$top"/armci/*.[ch] "$top"/src/*/*.[ch]; do
+    rel=${f#"$top"/}
+    case $rel in src/core/pool.h | src/core/req.c | src/core/armcii.h) continue ;; esac
+    grep -nE 'ARMCII_HDL_(SLOT_|MAGIC|GEN_MASK|AGG_BIT)|armcii_hdl_set\(|(->|\.)(slot|tag)\b' "$f" |
+        grep -vE '^[0-9]+:[[:space:]]*(/\*|\*)' |
+        sed "s|^|$rel:|; s|\$|   (a handle's encoding, outside pool.h)|" >>"$log"
+done
+[ -s "$log" ] && status=1 || status=0
+report $status "handles are read and written through pool.h's transitions alone" "$log"
+rm -f "$log"
 # Calls between files form no circle but the two named here (docs/layers.md, "Calls go one
 # way"): file A calls B when A's object needs a function B's defines (data, the state each
 # owner writes, does not count). A circle is a set of files each of which reaches every

@@ -25,9 +25,10 @@ static void lane_set(const armci_hdl_t *hdl, armcii_agg_t *a)
 
 static armcii_agg_t *record_of(const char *call, const armci_hdl_t *hdl)
 {
-    uint32_t gen = (unsigned)hdl->tag & ARMCII_HDL_GEN_MASK;
+    uint32_t gen = armcii_hdl_gen(hdl);
+    int slot = armcii_hdl_slot(hdl);
     armcii_agg_t *a =
-        (unsigned)hdl->slot < (unsigned)armcii_agg_table.n ? &armcii_agg_table.at[hdl->slot] : NULL;
+        (unsigned)slot < (unsigned)armcii_agg_table.n ? &armcii_agg_table.at[slot] : NULL;
     if (!a || !a->in_use || a->gen != gen)
         armcii_fatal(call, "aggregate handle %p names no collection in progress", (void *)hdl);
     return a;
@@ -55,7 +56,7 @@ static void emptied(armcii_agg_t *a)
 /* The record of @p hdl, attached now if it has none. */
 static armcii_agg_t *attach(const char *call, armci_hdl_t *hdl, int target)
 {
-    if (hdl->slot >= 0) {
+    if (armcii_hdl_slot(hdl) >= 0) {
         armcii_agg_t *a = record_of(call, hdl);
         if (a->target != target)
             armcii_fatal(call,
@@ -91,7 +92,7 @@ static armcii_agg_t *attach(const char *call, armci_hdl_t *hdl, int target)
                   : path == ARMCII_PATH_SHM && !armcii_rt.limits.acc_hw ? ARMCII_AGG_COPY
                                                                         : ARMCII_AGG_LOCKED;
     emptied(a);
-    armcii_hdl_set(hdl, i, a->gen, 1);
+    armcii_hdl_collect(hdl, i, a->gen);
     lane_set(hdl, a);
     return a;
 }
@@ -310,7 +311,7 @@ int armcii_agg_complete(const char *call, armci_hdl_t *hdl, int wait)
     }
     a->in_use = 0;
     a->nissued = 0;
-    a->gen = (a->gen + 1) & ARMCII_HDL_GEN_MASK;
+    a->gen = armcii_hdl_gen_next(a->gen);
     if (armcii_agg_lane.rec == a)
         armcii_agg_lane = (armcii_agg_lane_t){NULL, 0, -1, NULL};
     return 1;

@@ -212,6 +212,48 @@ static inline int armcii_hdl_is_aggregate(const armci_hdl_t *h)
     unsigned tag = (unsigned)h->tag;
     return (tag >> 24) == ARMCII_HDL_MAGIC && (tag & ARMCII_HDL_AGG_BIT) != 0;
 }
+/* What is done to a caller's handle, by name: the API layer and the aggregate handles write
+ * and read handles through these alone, and the encoding stays here. */
+/** ARMCI_INIT_HANDLE (and a change between aggregate and plain): nothing issued on it. */
+static inline void armcii_hdl_init(armci_hdl_t *h, int aggregate)
+{
+    armcii_hdl_set(h, ARMCII_HDL_SLOT_IDLE, 0, aggregate);
+}
+/** ARMCI_Wait returned for @p h (it stays aggregate if it was). */
+static inline void armcii_hdl_waited(armci_hdl_t *h)
+{
+    armcii_hdl_set(h, ARMCII_HDL_SLOT_WAITED, 0, armcii_hdl_is_aggregate(h));
+}
+/** ARMCI_Test saw the operation of @p h complete (it stays aggregate if it was). */
+static inline void armcii_hdl_tested(armci_hdl_t *h)
+{
+    armcii_hdl_set(h, ARMCII_HDL_SLOT_TESTED, 0, armcii_hdl_is_aggregate(h));
+}
+/** Aggregate handle @p h collects into collection @p slot of generation @p gen (agg.c). */
+static inline void armcii_hdl_collect(armci_hdl_t *h, int slot, uint32_t gen)
+{
+    armcii_hdl_set(h, slot, gen, 1);
+}
+/** The collection an aggregate handle names: its slot (-1 or below: none) ... */
+static inline int armcii_hdl_slot(const armci_hdl_t *h)
+{
+    return h->slot;
+}
+/** ... and the generation it was attached in. */
+static inline uint32_t armcii_hdl_gen(const armci_hdl_t *h)
+{
+    return (unsigned)h->tag & ARMCII_HDL_GEN_MASK;
+}
+/** The next generation after @p gen, as the pool's requests and agg.c's collections count. */
+static inline uint32_t armcii_hdl_gen_next(uint32_t gen)
+{
+    return (gen + 1) & ARMCII_HDL_GEN_MASK;
+}
+/** Is @p h an aggregate handle that names a collection (attached to a target)? */
+static inline int armcii_hdl_collecting(const armci_hdl_t *h)
+{
+    return armcii_hdl_is_aggregate(h) && h->slot >= 0;
+}
 /** Is @p h a handle whose operation completed within its issuing call? (It reads only
  *  the caller's handle: the unlocked ARMCI_Wait asks.) */
 static inline int armcii_hdl_done_within_call(const armci_hdl_t *h)
