@@ -39,17 +39,18 @@ void armcii_cache_invalidate(armcii_alloc_t *a);
 void armcii_cache_sync(void);
 /** This process writes [addr, addr+len) of @p target: overlapping entries go. */
 void armcii_cache_write(int target, const void *addr, size_t len);
-/** armcii_cache_write for every block of the walker @p it (an armcii_iter_t, not moved):
- *  the blocks are walked only when the cache holds something of @p target. */
-void armcii_cache_write_blocks(int target, const void *it);
+struct armcii_iter; /* (iter.h) */
+/** armcii_cache_write for every block of the walker @p it (not moved): the blocks are
+ *  walked only when the cache holds something of @p target. */
+void armcii_cache_write_blocks(int target, const struct armcii_iter *it);
 /** Answer a contiguous get from the cache into @p dst; @return 1 on a hit. */
 int armcii_cache_get(int target, const void *src, void *dst, size_t len);
 /** As armcii_cache_get, counting only a hit (for callers that do not know the mode). */
 int armcii_cache_get_held(int target, const void *src, void *dst, size_t len);
 /** Would every remote block of the iterator @p it hit? (Nothing is counted.) */
-int armcii_cache_peek_all(int target, void *it);
+int armcii_cache_peek_all(int target, const struct armcii_iter *it);
 /** Copy every block of @p it from the cache (after armcii_cache_peek_all said yes). */
-void armcii_cache_get_blocks(int target, void *it);
+void armcii_cache_get_blocks(int target, struct armcii_iter *it);
 /** A fill record for a missed get (NULL: not cacheable); the get reads into
  *  armcii_cache_fill_data(record), and armcii_cache_fill_end delivers and fills. */
 void *armcii_cache_fill_start(const armcii_seg_t *seg, int target, const void *src, void *dst,

@@ -239,14 +239,14 @@ void armcii_cache_write(int target, const void *addr, size_t len)
         armcii_cache_invalidate_range(&cache_g.c, target, (uintptr_t)addr, len);
 }
 
-void armcii_cache_write_blocks(int target, const void *itv)
+void armcii_cache_write_blocks(int target, const armcii_iter_t *it)
 {
     if (!cache_g.put_epoch)
         return;
     cache_g.put_epoch[target]++;
     if (!cache_g.ready || !armcii_cache_holds(&cache_g.c, target))
         return;
-    armcii_iter_t pass = *(const armcii_iter_t *)itv;
+    armcii_iter_t pass = *it;
     char *l, *r;
     size_t len;
     while (armcii_iter_next(&pass, &l, &r, &len))
@@ -273,11 +273,11 @@ int armcii_cache_get_held(int target, const void *src, void *dst, size_t len)
     return armcii_cache_get(target, src, dst, len);
 }
 
-int armcii_cache_peek_all(int target, void *itv)
+int armcii_cache_peek_all(int target, const armcii_iter_t *it)
 {
     if (!cache_g.ready || !armcii_cache_holds(&cache_g.c, target))
         return 0;
-    armcii_iter_t pass = *(armcii_iter_t *)itv;
+    armcii_iter_t pass = *it;
     char *l, *r;
     size_t len;
     while (armcii_iter_next(&pass, &l, &r, &len))
@@ -286,9 +286,8 @@ int armcii_cache_peek_all(int target, void *itv)
     return 1;
 }
 
-void armcii_cache_get_blocks(int target, void *itv)
+void armcii_cache_get_blocks(int target, armcii_iter_t *it)
 {
-    armcii_iter_t *it = itv;
     char *l, *r;
     size_t len;
     while (armcii_iter_next(it, &l, &r, &len))

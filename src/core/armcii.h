@@ -447,11 +447,12 @@ int armcii_acc_unlocked(const char *call, int type, const void *scale, const voi
 /** May a put or accumulate sent as a message join the open message (blocking, or
  *  nonblocking on an implicit handle, where progress threads run)? */
 int armcii_open_may_join(int blocking, const armci_hdl_t *hdl);
-/** Adds every block of the walker @p it (an armcii_iter_t) to the open message to
+struct armcii_iter; /* (iter.h) */
+/** Adds every block of the walker @p it to the open message to
  *  @p target for @p what (for accumulates: of @p type and @p scale), opening one (and
  *  sending one open for something else) as needed. */
 void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int type,
-                             const void *scale, void *it);
+                             const void *scale, struct armcii_iter *it);
 /** Sends @p target's open put message, if it has one. */
 void armcii_put_open_send(const char *call, int target);
 /** Sends every open put message. */
@@ -505,15 +506,14 @@ void armcii_free_local(const char *call, void *ptr);
 
 /* ---- noncontiguous operations (src/core/nc.c) ---- */
 
-struct armcii_iter_s;
 /** Move the blocks of @p it (see iter.h) to or from @p target. Remote blocks were checked. */
-int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, void *it, int target,
-              armci_hdl_t *hdl, int blocking);
+int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale,
+              struct armcii_iter *it, int target, armci_hdl_t *hdl, int blocking);
 struct armcii_amb;
-/** Adds every block of @p it (an armcii_iter_t) to the message builder @p b, records packed
+/** Adds every block of @p it to the message builder @p b, records packed
  *  a bufferful per call where the blocks allow, and leaves @p it at its end; returns their
  *  bytes. */
-size_t armcii_nc_pack(struct armcii_amb *b, void *it);
+size_t armcii_nc_pack(struct armcii_amb *b, struct armcii_iter *it);
 /** The segment of @p target holding [@p r, +@p len), which the API layer checked: the job
  *  ends (naming an internal error) if it has none. */
 const armcii_seg_t *armcii_seg_of(const char *call, int target, const void *r, size_t len);

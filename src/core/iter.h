@@ -12,7 +12,7 @@
 
 #include <armci.h>
 
-typedef struct {
+typedef struct armcii_iter {
     int vector; /* 0: strided, 1: I/O vector */
     /* strided, after merging contiguous levels */
     int levels;

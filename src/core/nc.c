@@ -118,11 +118,10 @@ static long total_bytes(const armcii_iter_t *it)
 #define NC_RUN_BLOCK_MAX 64
 #define NC_RUN_BATCH     256
 
-size_t armcii_nc_pack(struct armcii_amb *b, void *itv)
+size_t armcii_nc_pack(struct armcii_amb *b, armcii_iter_t *it)
 {
     /* I/O vector entries go in runs, a bufferful of records per call (two calls per block
      * cost more than the copies of small blocks); the rest block by block. */
-    armcii_iter_t *it = itv;
     size_t bytes = 0;
     if (it->vector == 1) {
         for (int g = 0; g < it->iov_len; g++) {
@@ -174,10 +173,9 @@ size_t armcii_nc_pack(struct armcii_amb *b, void *itv)
     return bytes;
 }
 
-int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, void *itv,
+int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, armcii_iter_t *it,
               int target, armci_hdl_t *hdl, int blocking)
 {
-    armcii_iter_t *it = itv;
     armcii_path_t path = armcii_path(target);
     int hw =
         what == ARMCII_OP_ACC &&

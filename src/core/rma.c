@@ -285,11 +285,11 @@ static void open_join(const char *call, int target, armcii_op_t what, int type, 
 }
 
 void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int type,
-                             const void *scale, void *itv)
+                             const void *scale, armcii_iter_t *it)
 {
     open_msg_t *o = open_msg(call, target, what, type, scale);
     building = o; /* a wait for a bounce buffer inside the builder must not send it */
-    size_t bytes = armcii_nc_pack(o->b, itv);
+    size_t bytes = armcii_nc_pack(o->b, it);
     building = NULL;
     o->bytes += bytes;
     o->joined |= bytes > 0;
