@@ -280,6 +280,46 @@ static inline void armcii_hdl_done(const char *call, armci_hdl_t *h)
         armcii_hdl_check_free(call, h);
     armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
 }
+
+/*
+ * One operation's request, from its start to the transport to its end, the same for every
+ * protocol (rma.c, nc.c, span.c, rmw.c):
+ *
+ *     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = ...};
+ *     armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);
+ *     ... the transport's operations on req ...
+ *     armcii_issue_end(call, &is, bytes);
+ *
+ * A protocol decides one thing, whether a blocking call waits here (wait_here: its data
+ * is not yet read, or still read from the caller's buffer, or nothing moves it once the
+ * caller leaves ARMCI). The rest follows: a blocking call that does not wait leaves an
+ * implicit request, completed by fences and WaitAll as a nonblocking one without a handle
+ * is; a nonblocking one with a handle is the handle's, completed by its wait. (The open
+ * messages of rma.c, filled over many calls, and order.c's flush reads, waited for
+ * together, take armcii_req_new themselves.)
+ */
+typedef struct {
+    armcii_req_t *req;
+    armci_hdl_t *hdl; /* the caller's handle (nonblocking calls), or NULL */
+    int blocking;
+    int wait_here; /* (blocking calls only) */
+} armcii_issue_t;
+
+static inline armcii_req_t *armcii_issue_begin(const char *call, armcii_issue_t *is,
+                                               armcii_req_kind_t kind, int target)
+{
+    int implicit = is->blocking ? !is->wait_here : !is->hdl;
+    return is->req = armcii_req_new(call, kind, target, implicit);
+}
+
+/** @p bytes: what the operation moves (a large nonblocking one wakes the progress thread). */
+static inline void armcii_issue_end(const char *call, armcii_issue_t *is, size_t bytes)
+{
+    if (!is->blocking)
+        armcii_hdl_bind(call, is->hdl, is->req);
+    armcii_req_finish(call, is->req, is->blocking, is->blocking && is->wait_here, bytes);
+}
+
 /** Requests of the pool in flight now, and its size (ARMCI_MAX_REQUESTS). */
 static inline void armcii_req_counts(int *in_use, int *slots)
 {

@@ -243,7 +243,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
         armcii_order_before(call, kind, target);
     else if (kind != ARMCII_REQ_AM)
         armcii_order_after_messages(call, target);
-    armcii_req_t *req = armcii_req_new(call, kind, target, blocking ? !wait_here : !hdl);
+    armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = wait_here};
+    armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);
 
     char *staged = NULL;
     if (hw) { /* libfabric atomics add; stage scale * src for them, block by block */
@@ -289,8 +290,6 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
     }
     if (b)
         armcii_amb_end(b);
-    if (!blocking)
-        armcii_hdl_bind(call, hdl, req);
-    armcii_req_finish(call, req, blocking, wait_here, bytes);
+    armcii_issue_end(call, &is, bytes);
     return 0;
 }

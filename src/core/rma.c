@@ -77,7 +77,8 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         armcii_order_before(call, ARMCII_REQ_GET, target);
     else
         armcii_order_after_messages(call, target);
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, !blocking && !hdl);
+    armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = 1}; /* (a get's data) */
+    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_GET, target);
     if (fill) { /* read into a record of ours; completion delivers to dst and fills */
         req->scratch = fill;
         req->on_release = armcii_cache_fill_end; /* delivers, then keeps a copy */
@@ -85,9 +86,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
     }
     armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), armcii_seg_key(seg, target),
                    proto);
-    if (!blocking)
-        armcii_hdl_bind(call, hdl, req);
-    armcii_req_finish(call, req, blocking, blocking, len);
+    armcii_issue_end(call, &is, len);
     return 0;
 }
 
@@ -323,17 +322,15 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
             return 0;
         }
         armcii_put_open_send(call, target); /* this one must not overtake it */
-        armcii_req_t *req =
-            armcii_req_new(call, ARMCII_REQ_AM, target, blocking ? !wait_here : !hdl);
+        armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = wait_here};
+        armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_AM, target);
         armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
         armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
         if (blocking && !wait_here)
             armcii_amb_end_lazy(b);
         else
             armcii_amb_end(b);
-        if (!blocking)
-            armcii_hdl_bind(call, hdl, req);
-        armcii_req_finish(call, req, blocking, wait_here, len);
+        armcii_issue_end(call, &is, len);
         return 0;
     }
     armcii_put_open_send(call, target);
@@ -349,13 +346,14 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
     }
     /* A buffered put is locally complete once copied: even a blocking one returns,
      * unless nothing would move it on once the caller leaves ARMCI. */
-    int wait_here = blocking && (proto == ARMCII_PROTO_DIRECT || armcii_prog.sends_need_caller);
-    int implicit = blocking ? !wait_here : !hdl;
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_PUT, target, implicit);
+    armcii_issue_t is = {
+        .hdl = hdl,
+        .blocking = blocking,
+        .wait_here = proto == ARMCII_PROTO_DIRECT || armcii_prog.sends_need_caller,
+    };
+    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_PUT, target);
     armcii_ofi_put(call, req, src, len, target, raddr, armcii_seg_key(seg, target), proto);
-    if (!blocking)
-        armcii_hdl_bind(call, hdl, req);
-    armcii_req_finish(call, req, blocking, wait_here, len);
+    armcii_issue_end(call, &is, len);
     return 0;
 }
 
@@ -391,13 +389,12 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
     armcii_cache_write(target, flag, sizeof(int));
     armcii_stat_op(ARMCII_OP_PUT, ARMCII_ST_MESSAGE, (long)len);
     armcii_order_before(call, ARMCII_REQ_AM, target);
-    int wait_here = !hdl && armcii_prog.sends_need_caller;
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, !hdl && !wait_here);
+    armcii_issue_t is = {.hdl = hdl, .blocking = !hdl, .wait_here = armcii_prog.sends_need_caller};
+    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_AM, target);
     armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
-    armcii_hdl_bind(call, hdl, req);
-    armcii_req_finish(call, req, !hdl, wait_here, len);
+    armcii_issue_end(call, &is, len);
 }
 
 ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const void *src, void *dst,
@@ -434,7 +431,8 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         armcii_order_before(call, kind, target);
     else if (kind != ARMCII_REQ_AM)
         armcii_order_after_messages(call, target);
-    armcii_req_t *req = armcii_req_new(call, kind, target, (blocking && !wait_here) || !hdl);
+    armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = wait_here};
+    armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);
     if (kind == ARMCII_REQ_ACC_HW) {
         void *staged = req->stage; /* lives in the request until it completes */
         if (len > sizeof(req->stage) && !(staged = req->scratch = malloc(len)))
@@ -450,8 +448,6 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         armcii_amb_add(b, (char *)src, (uint64_t)(uintptr_t)dst, len);
         armcii_amb_end(b);
     }
-    if (!blocking)
-        armcii_hdl_bind(call, hdl, req);
-    armcii_req_finish(call, req, blocking, wait_here, len);
+    armcii_issue_end(call, &is, len);
     return 0;
 }

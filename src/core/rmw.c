@@ -23,14 +23,14 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
         const armcii_seg_t *seg = armcii_seg_of(call, target, addr, size);
         armcii_order_before(call, ARMCII_REQ_ACC_HW, target);
-        armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_ACC_HW, target, 0);
+        armcii_issue_t is = {.blocking = 1, .wait_here = 1}; /* (the old value) */
+        armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_ACC_HW, target);
         uint64_t result = 0, opnd = operand, cmp = comparand;
         uint32_t r32 = 0, o32 = (uint32_t)operand;
         armcii_ofi_rmw_hw(call, req, op, size == 4 ? (void *)&r32 : (void *)&result,
                           size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
                           armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
-        armcii_req_issued(req);
-        armcii_req_wait(call, req);
+        armcii_issue_end(call, &is, size);
         return size == 4 ? r32 : result;
     }
     /* Otherwise a CPU atomic at the memory: directly on the same node, applied by the
@@ -42,11 +42,11 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     }
     armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
     armcii_order_before(call, ARMCII_REQ_AM, target);
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_AM, target, 0);
+    armcii_issue_t is = {.blocking = 1, .wait_here = 1};
+    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_AM, target);
     uint64_t result = 0;
     armcii_am_rmw(call, req, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
                   comparand);
-    armcii_req_issued(req);
-    armcii_req_wait(call, req);
+    armcii_issue_end(call, &is, size);
     return size == 4 ? (uint32_t)result : result;
 }

@@ -156,13 +156,12 @@ void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t
         armcii_order_before(call, ARMCII_REQ_GET, target);
     else
         armcii_order_after_messages(call, target);
-    armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, !blocking && !hdl);
+    armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = 1}; /* (a get's data) */
+    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_GET, target);
     req->scratch = f; /* freed with the request, after span_deliver */
     req->on_release = span_deliver;
     armcii_ofi_get(call, req, f->data, span, target, armcii_seg_raddr(s->seg, s->lo),
                    armcii_seg_key(s->seg, target),
                    armcii_select_get(&armcii_rt.limits, ARMCII_PATH_FABRIC, span, 0));
-    if (!blocking)
-        armcii_hdl_bind(call, hdl, req);
-    armcii_req_finish(call, req, blocking, blocking, s->bytes);
+    armcii_issue_end(call, &is, s->bytes);
 }
