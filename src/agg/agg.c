@@ -25,11 +25,8 @@ static void lane_set(const armci_hdl_t *hdl, armcii_agg_t *a)
 
 static armcii_agg_t *record_of(const char *call, const armci_hdl_t *hdl)
 {
-    uint32_t gen = armcii_hdl_gen(hdl);
-    int slot = armcii_hdl_slot(hdl);
-    armcii_agg_t *a =
-        (unsigned)slot < (unsigned)armcii_agg_table.n ? &armcii_agg_table.at[slot] : NULL;
-    if (!a || !a->in_use || a->gen != gen)
+    armcii_agg_t *a = armcii_agg_record(hdl);
+    if (!a)
         armcii_fatal(call, "aggregate handle %p names no collection in progress", (void *)hdl);
     return a;
 }

@@ -70,14 +70,21 @@ typedef struct {
 } armcii_agg_table_t;
 extern armcii_agg_table_t armcii_agg_table;
 
-/** The collection @p hdl names, if it is attached to @p target; NULL otherwise. */
-static inline armcii_agg_t *armcii_agg_attached_to(const armci_hdl_t *hdl, int target)
+/** The collection @p hdl names, in progress (its slot and generation); NULL otherwise. */
+static inline armcii_agg_t *armcii_agg_record(const armci_hdl_t *hdl)
 {
     int slot = armcii_hdl_slot(hdl);
     if ((unsigned)slot >= (unsigned)armcii_agg_table.n)
         return NULL;
     armcii_agg_t *a = &armcii_agg_table.at[slot];
-    return a->in_use && a->gen == armcii_hdl_gen(hdl) && a->target == target ? a : NULL;
+    return a->in_use && a->gen == armcii_hdl_gen(hdl) ? a : NULL;
+}
+
+/** The collection @p hdl names, if it is attached to @p target; NULL otherwise. */
+static inline armcii_agg_t *armcii_agg_attached_to(const armci_hdl_t *hdl, int target)
+{
+    armcii_agg_t *a = armcii_agg_record(hdl);
+    return a && a->target == target ? a : NULL;
 }
 
 /* The handle last attached (or met attached) on the locked way, as its bytes were then: a
