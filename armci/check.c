@@ -4,8 +4,8 @@
 
 #include "check.h"
 #include "../src/transport/transport.h"
-#include "../src/core/hot.h"
-#include "../src/core/acc.h"
+#include "../src/base/hot.h"
+#include "../src/base/acc.h"
 
 void armcii_fail_init(const char *call)
 {

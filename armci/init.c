@@ -10,7 +10,7 @@
 #include "../src/transport/transport.h"
 #include <armcix.h>
 #include "../src/agg/agg.h"
-#include "../src/core/stats.h"
+#include "../src/base/stats.h"
 
 /*
  * ARMCI_Init calls not yet matched by an ARMCI_Finalize. A library and its application may

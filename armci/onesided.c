@@ -2,7 +2,7 @@
 /* Contiguous put, get and accumulate, blocking and nonblocking. */
 #include "check.h"
 #include "../src/agg/agg.h"
-#include "../src/core/hot.h"
+#include "../src/base/hot.h"
 
 /*
  * Puts and gets without the runtime lock where that is safe, one thread calling ARMCI:

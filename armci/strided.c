@@ -4,7 +4,7 @@
 
 #include "check.h"
 #include "../src/agg/agg.h"
-#include "../src/core/iter.h"
+#include "../src/base/iter.h"
 
 /* Check and start a strided descriptor; the local side is the source unless getting. */
 static void begin(const char *call, armcii_op_t what, armcii_iter_t *it, void *src, int *src_stride,

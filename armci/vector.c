@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "../src/agg/agg.h"
-#include "../src/core/iter.h"
+#include "../src/base/iter.h"
 
 /* The blocks of entry @p g of an I/O vector. The remote blocks of a large vector usually
  * lie in one allocation: when the span from the lowest to the highest does, one lookup

@@ -12,7 +12,7 @@ echo "$out" | grep -q "tcp;ofi_rxm" && result ok "armci-info lists the tcp provi
 echo "$out" | grep -q "armci-ofi would use: " && result ok "armci-info names its choice" ||
     result "no choice line" "armci-info names its choice"
 missing=0
-for v in $(grep -o '^ARMCII_ENV[A-Z_]*([A-Z_0-9]*' "$top/src/core/env_defs.h" | sed 's/ARMCII_ENV[A-Z_]*(/ARMCI_/'); do
+for v in $(grep -o '^ARMCII_ENV[A-Z_]*([A-Z_0-9]*' "$top/src/base/env_defs.h" | sed 's/ARMCII_ENV[A-Z_]*(/ARMCI_/'); do
     echo "$out" | grep -q "^  $v " || { echo "#   $v missing"; missing=$((missing + 1)); }
 done
 [ "$missing" -eq 0 ] && result ok "armci-info shows every environment variable" ||

@@ -12,17 +12,18 @@ top=${top_srcdir:-$here/..}
 # getcache.h, collectives.h, agg.h, health.h.
 allowed() {
     case $1 in
-    armci) echo '^(check\.h|\.\./src/core/[a-z_]+\.h|\.\./src/(agg/agg|transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
-    src/core) echo '^([a-z_]+\.h|\.\./transport/(transport|caps)\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
-    src/transport) echo '^([a-z_]+\.h|\.\./core/(common|env|region|op|select|pool|stats|invariant|hot|place|halloc|acc)\.h)$' ;;
-    src/health) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./transport/transport\.h)$' ;;
-    src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./core/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
-    src/tools) echo '^([a-z_]+\.h|\.\./(core|transport)/[a-z_]+\.h)$' ;;
+    armci) echo '^(check\.h|\.\./src/(core|base)/[a-z_]+\.h|\.\./src/(agg/agg|transport/transport|cache/getcache|coll/collectives)\.h)$' ;;
+    src/base) echo '^([a-z_]+\.h)$' ;;
+    src/core) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h|\.\./transport/transport\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
+    src/transport) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h)$' ;;
+    src/health) echo '^([a-z_]+\.h|\.\./(core|base)/[a-z_]+\.h|\.\./transport/transport\.h)$' ;;
+    src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./(core|base)/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
+    src/tools) echo '^([a-z_]+\.h|\.\./(core|base|transport)/[a-z_]+\.h)$' ;;
     *) echo '^$' ;;
     esac
 }
 
-for dir in armci src/core src/transport src/health src/agg src/cache src/coll src/tools; do
+for dir in armci src/base src/core src/transport src/health src/agg src/cache src/coll src/tools; do
     log=$(mktemp)
     re=$(allowed "$dir")
     n=0
@@ -53,11 +54,11 @@ armcii_topo src/core/topo.c
 armcii_reqs src/core/req.c
 armcii_mem src/core/alloc.c
 armcii_prog src/core/progress.c src/core/armcii.h
-armcii_stats src/core/stats.c src/core/stats.h
+armcii_stats src/base/stats.c src/base/stats.h
 armcii_put_open_count src/core/rma.c
-armcii_place_min src/core/place.c
-armcii_place_mode src/core/place.c
-armcii_env_rows src/core/env.c
+armcii_place_min src/base/place.c
+armcii_place_mode src/base/place.c
+armcii_env_rows src/base/env.c
 armcii_ofi src/transport/ofi.c src/transport/ofi_internal.h
 armcii_fi src/transport/ofi_load.c
 armcii_tp src/transport/host.c
@@ -105,7 +106,7 @@ rm -f "$log"
 log=$(mktemp)
 for f in "$top"/armci/*.[ch] "$top"/src/*/*.[ch]; do
     rel=${f#"$top"/}
-    case $rel in src/core/pool.h | src/core/req.c | src/core/armcii.h) continue ;; esac
+    case $rel in src/base/pool.h | src/core/req.c | src/core/armcii.h) continue ;; esac
     grep -nE 'ARMCII_HDL_(SLOT_|MAGIC|GEN_MASK|AGG_BIT)|armcii_hdl_set\(|(->|\.)(slot|tag)\b' "$f" |
         grep -vE '^[0-9]+:[[:space:]]*(/\*|\*)' |
         sed "s|^|$rel:|; s|\$|   (a handle's encoding, outside pool.h)|" >>"$log"

@@ -141,7 +141,7 @@ PROG=${top_builddir:-.}/testing/mpi/t_span check \
     "fabric, t_span, ARMCI_NC_SPAN_RATIO=0: all 15 as messages" \
     "$(all 'get direct' 0) and $(all 'get message' 15)" ARMCI_SHM=0 FI_PROVIDER=tcp \
     ARMCI_NC_SPAN_RATIO=0
-# Where same-node copies land (ARMCI_PLACEMENT, src/core/place.c): t_contig checks the
+# Where same-node copies land (ARMCI_PLACEMENT, src/base/place.c): t_contig checks the
 # data of puts and gets of every size and alignment, all of them copied around the cache
 # with non-temporal stores when told so, none when told not to; t_stats's small copies
 # stay below auto's threshold (this process's share of the last-level cache).

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/stats.h"
+#include "../base/stats.h"
 #include "../core/warm.h"
 #include "agg.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../core/armcii.h"
-#include "../core/iter.h"
+#include "../base/iter.h"
 #include "../cache/getcache.h"
 
 /** Collect the blocks of @p it (a put or a get, ARMCII_NC_*) on aggregate handle @p hdl. */

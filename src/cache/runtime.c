@@ -19,7 +19,7 @@
 #include <strings.h>
 
 #include "../core/armcii.h"
-#include "../core/iter.h"
+#include "../base/iter.h"
 #include "../core/warm.h"
 #include "cache.h"
 #include "getcache.h"

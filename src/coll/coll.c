@@ -19,9 +19,9 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "../core/place.h"
+#include "../base/place.h"
 #include "../transport/transport.h"
-#include "../core/stats.h"
+#include "../base/stats.h"
 #include "node.h"
 #include "morton.h"
 #include "../cache/getcache.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/place.h"
+#include "../base/place.h"
 #include "node.h"
 #include "morton.h"
 

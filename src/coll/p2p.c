@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "node.h"
-#include "../core/stats.h"
+#include "../base/stats.h"
 #include "../cache/getcache.h"
 #include "collectives.h"
 

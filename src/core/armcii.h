@@ -38,16 +38,16 @@
 #include <armci.h>
 #include <armcix.h>
 
-#include "common.h"
-#include "hot.h"
-#include "env.h"
-#include "op.h"
-#include "region.h"
-#include "place.h"
-#include "pool.h"
-#include "select.h"
-#include "stats.h"
-#include "../transport/caps.h"
+#include "../base/common.h"
+#include "../base/hot.h"
+#include "../base/env.h"
+#include "../base/op.h"
+#include "../base/region.h"
+#include "../base/place.h"
+#include "../base/pool.h"
+#include "../base/select.h"
+#include "../base/stats.h"
+#include "../base/caps.h"
 
 /** One collective allocation (ARMCI_Malloc). */
 typedef struct armcii_alloc {

@@ -16,11 +16,11 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "iter.h"
-#include "place.h"
-#include "stats.h"
+#include "../base/iter.h"
+#include "../base/place.h"
+#include "../base/stats.h"
 #include "../cache/getcache.h"
-#include "acc.h"
+#include "../base/acc.h"
 #include "span.h"
 
 /* One I/O vector entry on the node: its blocks copied source to destination, straight

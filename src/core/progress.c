@@ -21,8 +21,8 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "invariant.h"
-#include "stats.h"
+#include "../base/invariant.h"
+#include "../base/stats.h"
 #include "warm.h"
 #include "../health/health.h"
 

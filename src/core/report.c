@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "armcii.h"
-#include "place.h"
-#include "stats.h"
+#include "../base/place.h"
+#include "../base/stats.h"
 #include "../cache/getcache.h"
 
 static const char *kind_names[ARMCII_OP_NKIND] = {"get", "put", "acc", "rmw"};

@@ -12,7 +12,7 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "invariant.h"
+#include "../base/invariant.h"
 
 armcii_reqs_t armcii_reqs;
 

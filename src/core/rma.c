@@ -11,12 +11,12 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "iter.h"
-#include "place.h"
-#include "stats.h"
-#include "hot.h"
+#include "../base/iter.h"
+#include "../base/place.h"
+#include "../base/stats.h"
+#include "../base/hot.h"
 #include "../cache/getcache.h"
-#include "acc.h"
+#include "../base/acc.h"
 
 static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 {
@@ -24,7 +24,7 @@ static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 }
 
 /* Self and same node (and nothing to move): a copy, complete within the call, placed as
- * ARMCI_PLACEMENT says (src/core/place.c); @p announced: a flag follows the data. */
+ * ARMCI_PLACEMENT says (src/base/place.c); @p announced: a flag follows the data. */
 ARMCII_HOT static void local_copy(const char *call, int target, void *dst, const void *src,
                                   size_t len, armci_hdl_t *hdl, armcii_op_t kind, int announced)
 {

@@ -7,9 +7,9 @@
  */
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "stats.h"
+#include "../base/stats.h"
 #include "../cache/getcache.h"
-#include "acc.h"
+#include "../base/acc.h"
 
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand)

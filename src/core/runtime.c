@@ -11,8 +11,8 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "place.h"
-#include "stats.h"
+#include "../base/place.h"
+#include "../base/stats.h"
 #include "warm.h"
 #include "../cache/getcache.h"
 #include "../coll/collectives.h"

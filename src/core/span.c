@@ -7,7 +7,7 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "place.h"
+#include "../base/place.h"
 #include "span.h"
 
 /* The longest range read this way; the request holds it in memory of its own, and a

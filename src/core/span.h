@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "iter.h"
-#include "region.h"
+#include "../base/iter.h"
+#include "../base/region.h"
 
 /** The range a get's blocks span in the target's memory. */
 typedef struct {

@@ -17,9 +17,9 @@
 
 #include "armcii.h"
 #include "../transport/transport.h"
-#include "stats.h"
+#include "../base/stats.h"
 #include "warm.h"
-#include "acc.h"
+#include "../base/acc.h"
 
 #define MAX_HOOKS       8
 #define REGION_BUDGET   1024 /* lines of region table per pass: 64 KiB */

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "hot.h"
+#include "../base/hot.h"
 
 /** A module's own pass over its hot structures (called under the runtime lock); returns
  *  the lines it read. */

@@ -3,7 +3,7 @@
 #ifndef ARMCI_CHECK_H
 #define ARMCI_CHECK_H
 
-#include "../core/env.h"
+#include "../base/env.h"
 
 /** Checks this node, or under a launcher every host of the launch; prints the report and
  *  returns the exit status (1 when a check failed). */

@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/invariant.h"
-#include "../core/stats.h"
+#include "../base/invariant.h"
+#include "../base/stats.h"
 #include "am_acks.h"
 #include "am_internal.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "am_acks.h"
-#include "../core/invariant.h"
+#include "../base/invariant.h"
 
 int am_acks_init(am_acks_t *a, int n, int nlinks)
 {

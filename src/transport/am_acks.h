@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "../core/pool.h"
+#include "../base/pool.h"
 
 /* Both sides' state for one other process, together. */
 typedef struct {

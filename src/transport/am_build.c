@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "am_internal.h"
-#include "../core/acc.h"
+#include "../base/acc.h"
 
 struct armcii_amb {
     const char *call;

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/place.h"
-#include "../core/stats.h"
+#include "../base/place.h"
+#include "../base/stats.h"
 #include "am_internal.h"
-#include "../core/acc.h"
+#include "../base/acc.h"
 
 static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
 {

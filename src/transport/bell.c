@@ -30,7 +30,7 @@
 
 #include "transport.h"
 #include "ofi_internal.h"
-#include "../core/stats.h"
+#include "../base/stats.h"
 
 /* An IPv4 or IPv6 address: 28 bytes a process, not sockaddr_storage's 128, as every
  * process holds every other's. */

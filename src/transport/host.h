@@ -3,10 +3,10 @@
  * What the transport is given and whom it calls: the process's place in the job and the
  * settings it reads, handed over once at start-up (armcii_tp_configure), and the calls
  * back into the layers above it, as pointers the core fills in. The transport reads no
- * state of the core's and calls none of its functions but these, the request's inline
- * helpers (pool.h) and the leaves: errors and the clock (common.h), the accumulate
- * kernels (acc.h), where arriving data land (place.h), the counters (stats.h) and the
- * heap allocator (halloc.h). docs/layers.md lists every header it may include.
+ * state of the core's and calls none of its functions but these; below it is src/base
+ * alone: the request's inline helpers (pool.h), errors and the clock (common.h), the
+ * accumulate kernels (acc.h), where arriving data land (place.h), the counters (stats.h)
+ * and the heap allocator (halloc.h). docs/layers.md lists what it may include.
  */
 #ifndef ARMCII_TP_HOST_H
 #define ARMCII_TP_HOST_H
@@ -16,10 +16,10 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "../core/common.h"
-#include "../core/env.h"
-#include "../core/region.h"
-#include "../core/pool.h"
+#include "../base/common.h"
+#include "../base/env.h"
+#include "../base/region.h"
+#include "../base/pool.h"
 
 typedef struct {
     int rank, nproc;                      /* in comm */

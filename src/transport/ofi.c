@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "ofi_internal.h"
-#include "../core/invariant.h"
-#include "../core/place.h"
-#include "../core/stats.h"
+#include "../base/invariant.h"
+#include "../base/place.h"
+#include "../base/stats.h"
 
 ofi_state_t armcii_ofi;
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "ofi_internal.h"
-#include "../core/hot.h"
-#include "../core/acc.h"
+#include "../base/hot.h"
+#include "../base/acc.h"
 
 static const enum fi_datatype acc_to_fi[6] = {
     [ARMCI_ACC_INT] = FI_INT32,         [ARMCI_ACC_LNG] = FI_INT64,

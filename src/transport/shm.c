@@ -26,8 +26,8 @@
 
 #include "transport.h"
 #include "nodelock.h"
-#include "../core/hot.h"
-#include "../core/acc.h"
+#include "../base/hot.h"
+#include "../base/acc.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000

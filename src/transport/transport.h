@@ -25,17 +25,17 @@
  * registrations, bounce buffers, reads and writes), ofi_atomic.c
  * (libfabric's atomics) and bell.c (the doorbell); am.c (the active-message engine), am_build.c
  * (the origin's builder), am_target.c (the target's handlers) and am_acks.c (acknowledgements a
- * target defers). Of the core's headers it includes only the leaves docs/layers.md lists
- * (testing/layers.sh holds it to them).
+ * target defers). It includes no header of the core's, only its own and those of
+ * src/base (testing/layers.sh holds it to that).
  */
 #ifndef ARMCII_TRANSPORT_H
 #define ARMCII_TRANSPORT_H
 
 #include "host.h"
-#include "caps.h"
-#include "../core/op.h"
-#include "../core/select.h"
-#include "../core/halloc.h"
+#include "../base/caps.h"
+#include "../base/op.h"
+#include "../base/select.h"
+#include "../base/halloc.h"
 
 /* ---- node memory (src/transport/shm.c) ---- */
 

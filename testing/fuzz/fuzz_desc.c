@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/iter.h"
-#include "core/pool.h"
+#include "base/iter.h"
+#include "base/pool.h"
 
 #define MAX_BLOCKS 20000 /* walk at most this many blocks of one descriptor */
 

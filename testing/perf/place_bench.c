@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Placement of arriving data (ARMCI_PLACEMENT, src/core/place.c), same node, 2 processes:
+ * Placement of arriving data (ARMCI_PLACEMENT, src/base/place.c), same node, 2 processes:
  *  (a) consumer: process 0 puts S bytes into process 1's block, fences and sets a flag;
  *      process 1, seeing the flag, sums the bytes: "read" is the time of that sum;
  *  (b) origin: process 0 keeps a working set the size of one core's L2 (1 MiB) and reads

@@ -17,15 +17,15 @@
 
 #include <CUnit/Basic.h>
 
-#include "../../src/core/env.h"
-#include "../../src/core/halloc.h"
-#include "../../src/core/place.h"
-#include "../../src/core/region.h"
-#include "../../src/core/hot.h"
-#include "../../src/core/pool.h"
-#include "../../src/core/select.h"
+#include "../../src/base/env.h"
+#include "../../src/base/halloc.h"
+#include "../../src/base/place.h"
+#include "../../src/base/region.h"
+#include "../../src/base/hot.h"
+#include "../../src/base/pool.h"
+#include "../../src/base/select.h"
 #include "../../src/coll/morton.h"
-#include "../../src/core/iter.h"
+#include "../../src/base/iter.h"
 #include "../../src/core/cpus.h"
 #include "../../src/transport/am_acks.h"
 #include "../../src/transport/host.h"
@@ -312,7 +312,7 @@ static void test_warm_touch(void)
     armcii_region_table_fini(&t);
 }
 
-/* ---- placement of arriving data (src/core/place.c) ---- */
+/* ---- placement of arriving data (src/base/place.c) ---- */
 
 static void test_place(void)
 {

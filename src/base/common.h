@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What every layer shares and nothing more: the internal status codes, a registration
- * with libfabric, and the calls that report an error or read the clock (error.c). The
- * transport includes this and not armcii.h, which is the core's state.
+ * with libfabric, and the calls that report an error or read the clock (error.c). Every
+ * file of src/base is such a leaf: it includes nothing outside src/base, and the
+ * transport, the core and the layers above it share them (docs/layers.md).
  */
 #ifndef ARMCII_COMMON_H
 #define ARMCII_COMMON_H
@@ -26,7 +27,7 @@ typedef struct {
     uint64_t raddr_base; /* address peers use for the first byte (0 with offset addressing) */
 } armcii_mr_t;
 
-/* ---- errors (src/core/error.c) ---- */
+/* ---- errors (src/base/error.c) ---- */
 
 /** Report "CALL: message" and end the job (armcii_abort). */
 void armcii_fatal(const char *call, const char *fmt, ...)

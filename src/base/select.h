@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "../transport/caps.h"
+#include "caps.h"
 
 typedef enum {
     ARMCII_PROTO_LOCAL,    /* self or same node: load/store */
