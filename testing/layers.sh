@@ -16,7 +16,7 @@ allowed() {
     src/base) echo '^([a-z_]+\.h)$' ;;
     src/core) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h|\.\./transport/transport\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
     src/transport) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h)$' ;;
-    src/health) echo '^([a-z_]+\.h|\.\./(core|base)/[a-z_]+\.h|\.\./transport/transport\.h)$' ;;
+    src/health) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h)$' ;;
     src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./(core|base)/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
     src/tools) echo '^([a-z_]+\.h|\.\./(core|base|transport)/[a-z_]+\.h)$' ;;
     *) echo '^$' ;;
@@ -62,6 +62,7 @@ armcii_env_rows src/base/env.c
 armcii_ofi src/transport/ofi.c src/transport/ofi_internal.h
 armcii_fi src/transport/ofi_load.c
 armcii_tp src/transport/host.c
+armcii_hh src/health/host.c
 armcii_node src/transport/shm.c
 armcii_am_deferred src/transport/am.c
 armcii_agg_addrs src/agg/agg.c

@@ -140,7 +140,7 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
         if (i % ARMCII_CLOCK_EVERY != ARMCII_CLOCK_EVERY - 1)
             continue;
         double now = armcii_now();
-        armcii_census_poll(call, &w, now);
+        armcii_census_poll(call, &w.stuck, w.t0, now);
         if (armcii_rt.env.WATCHDOG > 0 && !w.barked && now - w.t0 >= armcii_rt.env.WATCHDOG) {
             w.barked = 1;
             armcii_warn("watchdog: %s: the collective step has waited %.0f s for the other "
@@ -148,7 +148,7 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *mreqs, MPI_
                         call, now - w.t0);
         }
     }
-    armcii_census_leave(&w);
+    armcii_census_leave(&w.stuck);
     mpi_call = outer;
 }
 

@@ -162,7 +162,7 @@ void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const ch
         w->t0 = now;
         return;
     }
-    armcii_census_poll(call, w, now);
+    armcii_census_poll(call, &w->stuck, w->t0, now);
     if (armcii_rt.env.WATCHDOG <= 0 || w->barked || now - w->t0 < armcii_rt.env.WATCHDOG)
         return;
     w->barked = 1;
@@ -177,7 +177,7 @@ void armcii_poll_watched(const char *call, armcii_watch_t *w, int rank, const ch
 
 void armcii_poll_watched_end(armcii_watch_t *w)
 {
-    armcii_census_leave(w);
+    armcii_census_leave(&w->stuck);
 }
 
 void armcii_req_wait(const char *call, armcii_req_t *req)

@@ -124,6 +124,34 @@ static void configure_transport(void)
     armcii_tp_configure(&host);
 }
 
+static int node_of(int rank)
+{
+    return armcii_reqs.peers[rank].node;
+}
+
+static int node_rank_of(int rank)
+{
+    return armcii_reqs.peers[rank].node_rank;
+}
+
+/* What the job's health is told of the job (health.h). */
+static void configure_health(void)
+{
+    armcii_health_host_t host = {
+        .rank = armcii_rt.rank,
+        .nproc = armcii_rt.nproc,
+        .node_id = armcii_topo.node_id,
+        .node_rank = armcii_topo.node_rank,
+        .node_size = armcii_topo.node_size,
+        .comm = armcii_rt.comm,
+        .node_comm = armcii_topo.node_comm,
+        .env = &armcii_rt.env,
+        .node_of = node_of,
+        .node_rank_of = node_rank_of,
+    };
+    armcii_health_configure(&host);
+}
+
 void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
 {
     armcii_rt.one_caller = one_caller;
@@ -158,6 +186,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     armcii_yield_init();
     armcii_mpi_wait_init();
     armcii_put_open_init();
+    configure_health();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail(call, "learning the node's process ids", st);
     if ((st = armcii_hb_init()) != ARMCII_OK)

@@ -38,12 +38,12 @@ static int nstuck, told;    /* rank 0: how many wait; said that all wait in one 
 
 void armcii_census_init(void)
 {
-    if (armcii_rt.nproc == 1)
+    if (armcii_hh.nproc == 1)
         return;
-    MPI_Comm_dup(armcii_rt.comm, &comm);
+    MPI_Comm_dup(armcii_hh.comm, &comm);
     for (int i = 0; i < RING; i++)
         ring_req[i] = MPI_REQUEST_NULL;
-    if (armcii_rt.rank == 0 && !(table = calloc((size_t)armcii_rt.nproc, sizeof *table)))
+    if (armcii_hh.rank == 0 && !(table = calloc((size_t)armcii_hh.nproc, sizeof *table)))
         armcii_fatal("ARMCI_Init", "out of memory");
 }
 
@@ -59,7 +59,7 @@ static void tell(int stuck, const char *call)
 {
     census_msg_t m = {.stuck = stuck};
     snprintf(m.call, sizeof m.call, "%s", call);
-    if (armcii_rt.rank == 0) {
+    if (armcii_hh.rank == 0) {
         note(0, &m);
         return;
     }
@@ -94,14 +94,14 @@ static void drain(void)
 /* Every process waits: in one call (then MPI does not complete it: said once), or not. */
 static void judge(void)
 {
-    int P = armcii_rt.nproc, same = 1;
+    int P = armcii_hh.nproc, same = 1;
     for (int r = 1; r < P; r++)
         same &= strcmp(table[r].call, table[0].call) == 0;
     if (same) {
         if (!told)
             armcii_warn("%s: every process has waited %ld s or more in this call, and it has "
                         "not completed (see ARMCI_WATCHDOG to follow it)",
-                        table[0].call, armcii_rt.env.TIMEOUT);
+                        table[0].call, armcii_hh.env->TIMEOUT);
         told = 1;
         return;
     }
@@ -130,29 +130,29 @@ static void judge(void)
                  "every process has waited %ld s or more in a collective, and not in the same "
                  "one: %s; every process must call the same collectives in the same order "
                  "(see ARMCI_TIMEOUT)",
-                 armcii_rt.env.TIMEOUT, text);
+                 armcii_hh.env->TIMEOUT, text);
 }
 
-void armcii_census_poll(const char *call, armcii_watch_t *w, double now)
+void armcii_census_poll(const char *call, int *stuck, double since, double now)
 {
     if (comm == MPI_COMM_NULL)
         return;
-    if (!w->stuck && now - w->t0 >= (double)armcii_rt.env.TIMEOUT) {
-        w->stuck = 1;
+    if (!*stuck && now - since >= (double)armcii_hh.env->TIMEOUT) {
+        *stuck = 1;
         tell(1, call);
     }
-    if (armcii_rt.rank == 0 && w->stuck) {
+    if (armcii_hh.rank == 0 && *stuck) {
         drain();
-        if (nstuck == armcii_rt.nproc)
+        if (nstuck == armcii_hh.nproc)
             judge();
     }
 }
 
-void armcii_census_leave(armcii_watch_t *w)
+void armcii_census_leave(int *stuck)
 {
-    if (w->stuck && comm != MPI_COMM_NULL)
+    if (*stuck && comm != MPI_COMM_NULL)
         tell(0, "");
-    w->stuck = 0;
+    *stuck = 0;
 }
 
 void armcii_census_fini(void)
@@ -162,7 +162,7 @@ void armcii_census_fini(void)
     /* Every message sent reaches rank 0 before the communicator goes. */
     long total = 0;
     MPI_Reduce(&nsent, &total, 1, MPI_LONG, MPI_SUM, 0, comm);
-    while (armcii_rt.rank == 0 && nreceived < total)
+    while (armcii_hh.rank == 0 && nreceived < total)
         receive_one(MPI_ANY_SOURCE);
     MPI_Waitall(RING, ring_req, MPI_STATUSES_IGNORE);
     MPI_Comm_free(&comm);

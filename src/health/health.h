@@ -6,22 +6,44 @@
  *                between the processes, and the word a process sends as it ends the job;
  *   live.c       processes of this node, asked by every waiting poll;
  *   census.c     collectives that can never complete (processes in different calls).
- * It may call the core (armcii.h: errors, the clock, settings, MPI); the core, the
- * transport and the collectives call it through this header alone.
+ * It sits below the core: what it knows of the job it is told once at start-up
+ * (armcii_health_configure), and below it is src/base alone (errors, the clock, the
+ * settings). The core calls it by name; the transport and the collectives through this
+ * header or the transport's host.
  */
 #ifndef ARMCII_HEALTH_H
 #define ARMCII_HEALTH_H
 
-#include "../core/armcii.h"
+#include <mpi.h>
+#include <sys/types.h>
+
+#include "../base/common.h"
+#include "../base/env.h"
+
+/** What the job's health is told of the job (host.c keeps the copy). */
+typedef struct {
+    int rank, nproc;                 /* in comm */
+    int node_id, node_rank, node_size;
+    MPI_Comm comm, node_comm;        /* the job's, duplicated; the node's */
+    const armcii_env_t *env;         /* the settings (read only) */
+    int (*node_of)(int rank);        /* the node id of @p rank */
+    int (*node_rank_of)(int rank);   /* its rank within that node */
+} armcii_health_host_t;
+
+/** The copy; written by armcii_health_configure alone. */
+extern armcii_health_host_t armcii_hh;
+/** Hands the job's health its host, before armcii_live_init and armcii_hb_init. */
+void armcii_health_configure(const armcii_health_host_t *host);
 
 /* Collectives that cannot complete (census.c). */
 void armcii_census_init(void);
 void armcii_census_fini(void);
-/** From a collective's wait, on the clock: after ARMCI_TIMEOUT s in it, rank 0 learns of
- *  it; when every process waits, not all in the same call, the job ends naming them. */
-void armcii_census_poll(const char *call, armcii_watch_t *w, double now);
+/** From a collective's wait begun at @p since, on the clock: after ARMCI_TIMEOUT s in it,
+ *  rank 0 learns of it (and *@p stuck is set); when every process waits, not all in the
+ *  same call, the job ends naming them. */
+void armcii_census_poll(const char *call, int *stuck, double since, double now);
 /** At the end of that wait. */
-void armcii_census_leave(armcii_watch_t *w);
+void armcii_census_leave(int *stuck);
 /* Dead peers on this node (live.c). */
 armcii_status_t armcii_live_init(void);
 void armcii_live_fini(void);

@@ -82,26 +82,26 @@ static int running;
 
 static int is_leader(int r)
 {
-    return armcii_reqs.peers[r].node_rank == 0;
+    return armcii_hh.node_rank_of(r) == 0;
 }
 
 static int leader_of(int r)
 {
-    for (int q = 0; q < armcii_rt.nproc; q++)
-        if (armcii_reqs.peers[q].node == armcii_reqs.peers[r].node && is_leader(q))
+    for (int q = 0; q < armcii_hh.nproc; q++)
+        if (armcii_hh.node_of(q) == armcii_hh.node_of(r) && is_leader(q))
             return q;
     return -1;
 }
 
 const char *armcii_hb_host(int rank)
 {
-    return cards && rank >= 0 && rank < armcii_rt.nproc ? cards[rank].host : "?";
+    return cards && rank >= 0 && rank < armcii_hh.nproc ? cards[rank].host : "?";
 }
 
 /* Process id of @p rank (-1 before init or for a bad rank). */
 static int hb_pid(int rank)
 {
-    return cards && rank >= 0 && rank < armcii_rt.nproc ? cards[rank].pid : -1;
+    return cards && rank >= 0 && rank < armcii_hh.nproc ? cards[rank].pid : -1;
 }
 
 /* Ends this process: the message first, on one line, then out without running anything
@@ -113,21 +113,21 @@ static void lost(const char *call, int rank, int why)
         snprintf(msg, sizeof msg,
                  "armci: rank %d: %s: rank %d (process %d on %s) has died; this process "
                  "cannot go on without it (see ARMCI_LIVENESS_MS)\n",
-                 armcii_rt.rank, call, rank, hb_pid(rank), armcii_hb_host(rank));
+                 armcii_hh.rank, call, rank, hb_pid(rank), armcii_hb_host(rank));
     else if (why == LOST_ERROR)
         snprintf(msg, sizeof msg,
                  "armci: rank %d: %s: rank %d (process %d on %s) ended the job with an error "
                  "(its own message says which)\n",
-                 armcii_rt.rank, call, rank, hb_pid(rank), armcii_hb_host(rank));
+                 armcii_hh.rank, call, rank, hb_pid(rank), armcii_hb_host(rank));
     else
         snprintf(msg, sizeof msg,
                  "armci: rank %d: %s: rank %d (process %d on %s) has not been heard from for "
                  "%ld s: it is stopped, or its host is unreachable (see ARMCI_TIMEOUT)\n",
-                 armcii_rt.rank, call, rank, hb_pid(rank), armcii_hb_host(rank),
-                 armcii_rt.env.TIMEOUT);
+                 armcii_hh.rank, call, rank, hb_pid(rank), armcii_hb_host(rank),
+                 armcii_hh.env->TIMEOUT);
     /* Another process's ARMCI_Error is often this one's too (a collective misuse): a
      * moment for this process's own message, should it be about to give it. */
-    if (why == LOST_ERROR && rank != armcii_rt.rank)
+    if (why == LOST_ERROR && rank != armcii_hh.rank)
         usleep(1000 * ERROR_GRACE_MS);
     ssize_t w = write(2, msg, strlen(msg));
     (void)w;
@@ -167,7 +167,7 @@ static void stop_thread(void)
  * before the close on the same connection. */
 static void tell(int rank, int why, int seen_here)
 {
-    if (is_leader(armcii_rt.rank) || seen_here) {
+    if (is_leader(armcii_hh.rank) || seen_here) {
         for (int i = 0; i < nconn; i++) {
             int r = conns[i].rank;
             if (conns[i].fd < 0 || r == rank || conns[i].bye)
@@ -190,7 +190,7 @@ void armcii_hb_abort(void)
     if (!running)
         return;
     stop_thread(); /* first, so that it does not take the others' ends for deaths */
-    tell(armcii_rt.rank, LOST_ERROR, 1);
+    tell(armcii_hh.rank, LOST_ERROR, 1);
 }
 
 void armcii_hb_lost(const char *call, int rank)
@@ -207,15 +207,15 @@ static void *hb_loop(void *arg)
         armcii_warn("heartbeat: out of memory; other processes are not watched");
         return NULL;
     }
-    double period = 1e-3 * (double)armcii_rt.env.LIVENESS_MS;
-    double limit = (double)armcii_rt.env.TIMEOUT;
+    double period = 1e-3 * (double)armcii_hh.env->LIVENESS_MS;
+    double limit = (double)armcii_hh.env->TIMEOUT;
     double next_beat = 0;
     for (;;) {
         double now = armcii_now();
         if (now >= next_beat) {
             for (int i = 0; i < nconn; i++)
                 if (conns[i].fd >= 0 && !conns[i].bye)
-                    send_msg(conns[i].fd, HB_BEAT, armcii_rt.rank, 0, 0);
+                    send_msg(conns[i].fd, HB_BEAT, armcii_hh.rank, 0, 0);
             next_beat = now + period;
         }
         for (int i = 0; i < nconn; i++)
@@ -299,7 +299,7 @@ static int reach(int peer, int same_machine, double secs)
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0)
                 rc = 0;
         }
-        if (rc == 0 && send_msg(fd, HB_HELLO, armcii_rt.rank, 0, 0) == 0)
+        if (rc == 0 && send_msg(fd, HB_HELLO, armcii_hh.rank, 0, 0) == 0)
             return fd;
         close(fd);
     }
@@ -324,7 +324,7 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
 armcii_status_t armcii_hb_init(void)
 {
     static const char call[] = "ARMCI_Init";
-    int P = armcii_rt.nproc, me = armcii_rt.rank;
+    int P = armcii_hh.nproc, me = armcii_hh.rank;
     armcii_error_on_abort(armcii_hb_abort);
     cards = calloc((size_t)P, sizeof *cards);
     if (!cards)
@@ -332,7 +332,7 @@ armcii_status_t armcii_hb_init(void)
     hb_card_t mine = {.pid = (int32_t)getpid()};
     gethostname(mine.host, sizeof mine.host - 1);
     int lfd = -1;
-    int on = armcii_rt.env.LIVENESS_MS > 0 && P > 1;
+    int on = armcii_hh.env->LIVENESS_MS > 0 && P > 1;
     if (on && is_leader(me)) {
         lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
@@ -347,10 +347,10 @@ armcii_status_t armcii_hb_init(void)
         my_addresses(&mine);
     }
     uint32_t c0 = (uint32_t)getpid() ^ (uint32_t)(armcii_now() * 1e6);
-    MPI_Bcast(&c0, 1, MPI_UINT32_T, 0, armcii_rt.comm);
+    MPI_Bcast(&c0, 1, MPI_UINT32_T, 0, armcii_hh.comm);
     cookie = c0;
     MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, cards, (int)sizeof mine, MPI_BYTE,
-                  armcii_rt.comm);
+                  armcii_hh.comm);
     if (!on)
         return ARMCII_OK;
     my_leader = leader_of(me);
@@ -360,7 +360,7 @@ armcii_status_t armcii_hb_init(void)
     int out = 0, in = 0;
     if (is_leader(me)) {
         for (int r = 0; r < P; r++) {
-            if (r == me || !(is_leader(r) || armcii_reqs.peers[r].node == armcii_topo.node_id))
+            if (r == me || !(is_leader(r) || armcii_hh.node_of(r) == armcii_hh.node_id))
                 continue;
             if (is_leader(r) && r < me)
                 out++;
@@ -379,7 +379,7 @@ armcii_status_t armcii_hb_init(void)
         if (r == me || !is_leader(r) || (is_leader(me) ? r > me : r != my_leader))
             continue;
         int same = !strcmp(cards[r].host, mine.host);
-        int fd = reach(r, same && !is_leader(me), (double)armcii_rt.env.TIMEOUT);
+        int fd = reach(r, same && !is_leader(me), (double)armcii_hh.env->TIMEOUT);
         if (fd < 0)
             armcii_fatal(call,
                          "heartbeat: cannot reach rank %d on %s at any of its %d addresses "
@@ -393,12 +393,12 @@ armcii_status_t armcii_hb_init(void)
     double t0 = armcii_now();
     while (k < nconn) {
         struct pollfd p = {lfd, POLLIN, 0};
-        double left = (double)armcii_rt.env.TIMEOUT - (armcii_now() - t0);
+        double left = (double)armcii_hh.env->TIMEOUT - (armcii_now() - t0);
         if (left <= 0 || poll(&p, 1, (int)(left * 1e3) + 1) <= 0)
             armcii_fatal(call,
                          "heartbeat: %d of this node's and other leaders' connections "
                          "did not arrive within ARMCI_TIMEOUT (%ld s)",
-                         nconn - k, armcii_rt.env.TIMEOUT);
+                         nconn - k, armcii_hh.env->TIMEOUT);
         int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             continue;
@@ -444,7 +444,7 @@ void armcii_hb_fini(void)
     for (int i = 0; i < nconn; i++) {
         if (conns[i].fd < 0)
             continue;
-        send_msg(conns[i].fd, HB_BYE, armcii_rt.rank, 0, 0);
+        send_msg(conns[i].fd, HB_BYE, armcii_hh.rank, 0, 0);
         close(conns[i].fd);
     }
     for (int i = 0; i < 2; i++)

@@ -22,12 +22,12 @@ static double last_look;
 
 armcii_status_t armcii_live_init(void)
 {
-    node_pids = malloc((size_t)armcii_topo.node_size * sizeof(pid_t));
+    node_pids = malloc((size_t)armcii_hh.node_size * sizeof(pid_t));
     if (!node_pids)
         return ARMCII_ENOMEM;
     pid_t me = getpid();
     MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, node_pids, (int)sizeof me, MPI_BYTE,
-                  armcii_topo.node_comm);
+                  armcii_hh.node_comm);
     last_look = armcii_now();
     return ARMCII_OK;
 }
@@ -64,9 +64,9 @@ static int gone(pid_t pid)
 
 static int world_rank_of(int node_rank)
 {
-    for (int r = 0; r < armcii_rt.nproc; r++)
-        if (armcii_reqs.peers[r].node == armcii_topo.node_id &&
-            armcii_reqs.peers[r].node_rank == node_rank)
+    for (int r = 0; r < armcii_hh.nproc; r++)
+        if (armcii_hh.node_of(r) == armcii_hh.node_id &&
+            armcii_hh.node_rank_of(r) == node_rank)
             return r;
     return -1;
 }
@@ -95,8 +95,8 @@ static void died(const char *call, int node_rank)
 
 void armcii_live_blame(const char *call, int rank)
 {
-    if (!node_pids || rank < 0 || rank >= armcii_rt.nproc || rank == armcii_rt.rank ||
-        armcii_reqs.peers[rank].node != armcii_topo.node_id) {
+    if (!node_pids || rank < 0 || rank >= armcii_hh.nproc || rank == armcii_hh.rank ||
+        armcii_hh.node_of(rank) != armcii_hh.node_id) {
         /* Another host's process, or no target known (a standing receive): its node's
          * leader hears of a death within milliseconds and the heartbeat thread ends this
          * process naming it; give it that moment before the symptom is reported. */
@@ -105,7 +105,7 @@ void armcii_live_blame(const char *call, int rank)
                 usleep(10000);
         return;
     }
-    int i = armcii_reqs.peers[rank].node_rank;
+    int i = armcii_hh.node_rank_of(rank);
     for (int ms = 0; ms <= BLAME_GRACE_MS; ms += 10) {
         if (gone(node_pids[i]))
             died(call, i);
@@ -115,11 +115,11 @@ void armcii_live_blame(const char *call, int rank)
 
 void armcii_live_check(const char *call, int node_rank, double waited)
 {
-    if (node_rank < 0 || node_rank >= armcii_topo.node_size || node_rank == armcii_topo.node_rank)
+    if (node_rank < 0 || node_rank >= armcii_hh.node_size || node_rank == armcii_hh.node_rank)
         return;
-    if (node_pids && armcii_rt.env.LIVENESS_MS > 0 && gone(node_pids[node_rank]))
+    if (node_pids && armcii_hh.env->LIVENESS_MS > 0 && gone(node_pids[node_rank]))
         died(call, node_rank);
-    if (waited > (double)armcii_rt.env.TIMEOUT)
+    if (waited > (double)armcii_hh.env->TIMEOUT)
         armcii_fatal(call,
                      "rank %d (process %d, this node) has held the accumulate lock of memory "
                      "this call updates for %.0f s; is it stopped? (see ARMCI_TIMEOUT)",
@@ -128,14 +128,14 @@ void armcii_live_check(const char *call, int node_rank, double waited)
 
 void armcii_live_poll(const char *call)
 {
-    if (!node_pids || armcii_rt.env.LIVENESS_MS <= 0)
+    if (!node_pids || armcii_hh.env->LIVENESS_MS <= 0)
         return;
     double now = armcii_now();
-    if (now - last_look < 1e-3 * (double)armcii_rt.env.LIVENESS_MS)
+    if (now - last_look < 1e-3 * (double)armcii_hh.env->LIVENESS_MS)
         return;
     last_look = now;
-    for (int i = 0; i < armcii_topo.node_size; i++) {
-        if (i != armcii_topo.node_rank && gone(node_pids[i]))
+    for (int i = 0; i < armcii_hh.node_size; i++) {
+        if (i != armcii_hh.node_rank && gone(node_pids[i]))
             died(call, i);
     }
 }
