@@ -22,12 +22,12 @@
 
 /** What the job's health is told of the job (host.c keeps the copy). */
 typedef struct {
-    int rank, nproc;                 /* in comm */
+    int rank, nproc; /* in comm */
     int node_id, node_rank, node_size;
-    MPI_Comm comm, node_comm;        /* the job's, duplicated; the node's */
-    const armcii_env_t *env;         /* the settings (read only) */
-    int (*node_of)(int rank);        /* the node id of @p rank */
-    int (*node_rank_of)(int rank);   /* its rank within that node */
+    MPI_Comm comm, node_comm;      /* the job's, duplicated; the node's */
+    const armcii_env_t *env;       /* the settings (read only) */
+    int (*node_of)(int rank);      /* the node id of @p rank */
+    int (*node_rank_of)(int rank); /* its rank within that node */
 } armcii_health_host_t;
 
 /** The copy; written by armcii_health_configure alone. */

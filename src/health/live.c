@@ -65,8 +65,7 @@ static int gone(pid_t pid)
 static int world_rank_of(int node_rank)
 {
     for (int r = 0; r < armcii_hh.nproc; r++)
-        if (armcii_hh.node_of(r) == armcii_hh.node_id &&
-            armcii_hh.node_rank_of(r) == node_rank)
+        if (armcii_hh.node_of(r) == armcii_hh.node_id && armcii_hh.node_rank_of(r) == node_rank)
             return r;
     return -1;
 }
