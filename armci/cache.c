@@ -24,7 +24,8 @@ int ARMCIX_Cache_set_mode(void *my_base, int mode)
                      "mode %d is not ARMCIX_CACHE_OFF (0), _TRANSPARENT (1), _ALWAYS (2) or "
                      "_USER (3)",
                      mode);
-    armcii_cache_set_mode(call, alloc_of(call, my_base), mode);
+    armcii_alloc_t *a = alloc_of(call, my_base);
+    armcii_cache_set_mode(call, a ? &a->cache : NULL, mode);
     armcii_unlock();
     return 0;
 }
@@ -34,7 +35,7 @@ int ARMCIX_Cache_get_mode(void *my_base)
     static const char call[] = "ARMCIX_Cache_get_mode";
     armcii_enter(call);
     armcii_alloc_t *a = alloc_of(call, my_base);
-    int mode = a ? a->cache_mode : armcii_cache_default_mode();
+    int mode = a ? a->cache.mode : armcii_cache_default_mode();
     armcii_unlock();
     return mode;
 }
@@ -43,7 +44,8 @@ int ARMCIX_Cache_invalidate(void *my_base)
 {
     static const char call[] = "ARMCIX_Cache_invalidate";
     armcii_enter(call);
-    armcii_cache_invalidate(alloc_of(call, my_base));
+    armcii_alloc_t *a = alloc_of(call, my_base);
+    armcii_cache_invalidate(a ? &a->cache : NULL);
     armcii_unlock();
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "../src/transport/transport.h"
 #include <armcix.h>
 #include "../src/agg/agg.h"
+#include "../src/coll/collectives.h"
 #include "../src/base/stats.h"
 
 /*
@@ -43,6 +44,8 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     int mpi_level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&mpi_level);
     armcii_fence_hook(armcii_agg_flush_target); /* a fence issues what handles collected */
+    static const armcii_above_t coll = {armcii_coll_init, armcii_coll_fini, armcii_coll_describe};
+    armcii_runtime_above(&coll); /* the runtime brings the collectives up in its order */
     armcii_runtime_init(call, comm,
                         level != MPI_THREAD_MULTIPLE && mpi_level != MPI_THREAD_MULTIPLE);
     armcii_groups_init();

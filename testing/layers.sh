@@ -17,7 +17,8 @@ allowed() {
     src/core) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h|\.\./transport/transport\.h|\.\./(cache/getcache|coll/collectives|health/health)\.h)$' ;;
     src/transport) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h)$' ;;
     src/health) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h)$' ;;
-    src/agg | src/cache | src/coll) echo '^([a-z_]+\.h|\.\./(core|base)/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
+    src/cache) echo '^([a-z_]+\.h|\.\./base/[a-z_]+\.h)$' ;;
+    src/agg | src/coll) echo '^([a-z_]+\.h|\.\./(core|base)/[a-z_]+\.h|\.\./(transport/transport|cache/getcache|coll/collectives|health/health)\.h)$' ;;
     src/tools) echo '^([a-z_]+\.h|\.\./(core|base|transport)/[a-z_]+\.h)$' ;;
     *) echo '^$' ;;
     esac

@@ -39,9 +39,9 @@ typedef struct {
     uintptr_t addr;
     size_t len;
     int target;
-    int32_t blk;      /* storage block */
-    int32_t live_pos; /* position in live[]; -1 when the record is free */
-    void *owner;      /* the allocation the bytes came from */
+    int32_t blk;       /* storage block */
+    int32_t live_pos;  /* position in live[]; -1 when the record is free */
+    const void *owner; /* the allocation the bytes came from */
 } armcii_centry_t;
 
 /* What eviction looks at, kept together in one dense array: a sample reads consecutive
@@ -100,12 +100,13 @@ const void *armcii_cache_peek(armcii_cache_t *c, int target, uintptr_t addr, siz
 /** Keep a copy of @p data as [addr, addr+len) of @p target, from allocation @p owner.
  *  @return 0 if kept, -1 if not (counted as a failed insert). */
 int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t len, const void *data,
-                        void *owner);
+                        const void *owner);
 
 /** Drop the entries of @p target overlapping [addr, addr+len). @return how many. */
 long armcii_cache_invalidate_range(armcii_cache_t *c, int target, uintptr_t addr, size_t len);
 /** Drop the entries whose owner satisfies @p pred (NULL: all). @return how many. */
-long armcii_cache_invalidate_if(armcii_cache_t *c, int (*pred)(void *owner, void *ctx), void *ctx);
+long armcii_cache_invalidate_if(armcii_cache_t *c, int (*pred)(const void *owner, const void *ctx),
+                                const void *ctx);
 
 /** Change the index to @p nslots slots / the buffer to @p bytes, keeping the entries that
  *  fit. @return 0, or -1 out of memory (nothing changed). */

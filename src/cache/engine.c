@@ -410,7 +410,7 @@ const void *armcii_cache_lookup(armcii_cache_t *c, int target, uintptr_t addr, s
 }
 
 int armcii_cache_insert(armcii_cache_t *c, int target, uintptr_t addr, size_t len, const void *data,
-                        void *owner)
+                        const void *owner)
 {
     if (len == 0 || len > c->store.size || target < 0 || target >= c->p.ntargets) {
         c->st.failed_inserts++;
@@ -517,7 +517,8 @@ long armcii_cache_invalidate_range(armcii_cache_t *c, int target, uintptr_t addr
     return dropped;
 }
 
-long armcii_cache_invalidate_if(armcii_cache_t *c, int (*pred)(void *owner, void *ctx), void *ctx)
+long armcii_cache_invalidate_if(armcii_cache_t *c, int (*pred)(const void *owner, const void *ctx),
+                                const void *ctx)
 {
     long dropped = 0;
     if (!pred) { /* everything: reset the structures instead of dropping one by one */

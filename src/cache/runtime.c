@@ -18,20 +18,21 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../core/armcii.h"
+#include "../base/hot.h"
 #include "../base/iter.h"
-#include "../core/warm.h"
 #include "cache.h"
 #include "getcache.h"
 
 typedef struct {
     armcii_cache_t c;
-    int ready;           /* engine created (on first use of a mode other than off) */
-    int default_mode;    /* mode of new allocations */
-    int n_transparent;   /* allocations in transparent mode */
-    uint64_t sync_epoch; /* synchronisation points of this process */
-    uint64_t gen_epoch;  /* invalidations, frees, mode changes */
-    uint64_t *put_epoch; /* writes by this process, per target */
+    int ready;                    /* engine created (on first use of a mode other than off) */
+    int default_mode;             /* mode of new allocations */
+    int n_transparent;            /* allocations in transparent mode */
+    uint64_t sync_epoch;          /* synchronisation points of this process */
+    uint64_t gen_epoch;           /* invalidations, frees, mode changes */
+    uint64_t *put_epoch;          /* writes by this process, per target */
+    armcii_cache_owner_t *owners; /* every allocation, newest first */
+    armcii_cache_host_t host;     /* the job, as the core described it */
 } cache_rt_t;
 
 static cache_rt_t cache_g;
@@ -44,7 +45,7 @@ typedef struct {
     size_t len;
     int target;
     uintptr_t addr;
-    armcii_alloc_t *owner;
+    const armcii_cache_owner_t *owner;
     int mode;
     uint64_t sync_epoch, gen_epoch, put_epoch;
     char data[];
@@ -70,8 +71,8 @@ static void engine_start(const char *call)
     if (cache_g.ready)
         return;
     armcii_cache_params_t p;
-    armcii_cache_params_default(&p, armcii_rt.nproc);
-    const armcii_env_t *env = &armcii_rt.env;
+    armcii_cache_params_default(&p, cache_g.host.nproc);
+    const armcii_env_t *env = cache_g.host.env;
     p.index_slots = (size_t)env->CACHE_ENTRIES;
     p.buffer_bytes = (size_t)env->CACHE_BYTES;
     p.max_bytes = (size_t)env->CACHE_MAX_BYTES;
@@ -99,7 +100,7 @@ static size_t warm_lines(const void *p, size_t bytes, size_t *budget, unsigned *
     return lines;
 }
 
-static size_t cache_warm(void)
+size_t armcii_cache_warm(void)
 {
     static volatile unsigned sink;
     unsigned s = 0;
@@ -107,7 +108,7 @@ static size_t cache_warm(void)
     const armcii_cache_t *c = &cache_g.c;
     /* a put over the fabric asks the cache to forget what it overwrites, engine or not */
     lines += warm_lines(&cache_g, sizeof(cache_g), &budget, &s);
-    lines += warm_lines(cache_g.put_epoch, (size_t)armcii_rt.nproc * sizeof(*cache_g.put_epoch),
+    lines += warm_lines(cache_g.put_epoch, (size_t)cache_g.host.nproc * sizeof(*cache_g.put_epoch),
                         &budget, &s);
     if (!cache_g.ready) {
         sink += s;
@@ -119,10 +120,11 @@ static size_t cache_warm(void)
     return lines;
 }
 
-armcii_status_t armcii_cache_rt_init(void)
+armcii_status_t armcii_cache_rt_init(const armcii_cache_host_t *host)
 {
     memset(&cache_g, 0, sizeof(cache_g));
-    const armcii_env_t *env = &armcii_rt.env;
+    cache_g.host = *host;
+    const armcii_env_t *env = host->env;
     int mode = armcii_cache_parse_mode(env->CACHE);
     if (mode < 0)
         armcii_fatal("ARMCI_Init", "ARMCI_CACHE=%s is not off, transparent, always or user",
@@ -133,9 +135,7 @@ armcii_status_t armcii_cache_rt_init(void)
     if (env->CACHE_BYTES < 1)
         armcii_fatal("ARMCI_Init", "ARMCI_CACHE_BYTES=%ld must be at least 1", env->CACHE_BYTES);
     cache_g.default_mode = mode;
-    armcii_warm_register(cache_warm);
-    armcii_progress_on_sync(armcii_cache_sync); /* every MPI wait is a synchronisation point */
-    cache_g.put_epoch = calloc((size_t)armcii_rt.nproc, sizeof(uint64_t));
+    cache_g.put_epoch = calloc((size_t)host->nproc, sizeof(uint64_t));
     if (!cache_g.put_epoch)
         return ARMCII_ENOMEM;
     if (mode != ARMCIX_CACHE_OFF)
@@ -146,7 +146,7 @@ armcii_status_t armcii_cache_rt_init(void)
 size_t armcii_cache_rt_bytes(void)
 {
     const armcii_cache_t *c = &cache_g.c;
-    size_t b = (size_t)armcii_rt.nproc * sizeof(*cache_g.put_epoch);
+    size_t b = (size_t)cache_g.host.nproc * sizeof(*cache_g.put_epoch);
     if (cache_g.ready)
         b += c->index.nslots * sizeof(*c->index.slots) + (size_t)c->ecap * sizeof(*c->e) +
              c->store.size;
@@ -155,7 +155,6 @@ size_t armcii_cache_rt_bytes(void)
 
 void armcii_cache_rt_fini(void)
 {
-    armcii_progress_on_sync(NULL);
     if (cache_g.ready)
         armcii_cache_fini(&cache_g.c);
     free(cache_g.put_epoch);
@@ -165,32 +164,44 @@ void armcii_cache_rt_fini(void)
 
 /* ---- allocations and modes ---- */
 
-void armcii_cache_alloc_new(armcii_alloc_t *a)
+void armcii_cache_alloc_new(armcii_cache_owner_t *a)
 {
-    a->cache_mode = cache_g.default_mode;
-    cache_g.n_transparent += a->cache_mode == ARMCIX_CACHE_TRANSPARENT;
+    a->mode = cache_g.default_mode;
+    cache_g.n_transparent += a->mode == ARMCIX_CACHE_TRANSPARENT;
+    a->prev = NULL;
+    a->next = cache_g.owners;
+    if (a->next)
+        a->next->prev = a;
+    cache_g.owners = a;
 }
 
-static int owned_by(void *owner, void *ctx)
+static int owned_by(const void *owner, const void *ctx)
 {
     return owner == ctx;
 }
 
-static int owner_transparent(void *owner, void *ctx)
+static int owner_transparent(const void *owner, const void *ctx)
 {
     (void)ctx;
-    return ((armcii_alloc_t *)owner)->cache_mode == ARMCIX_CACHE_TRANSPARENT;
+    return ((const armcii_cache_owner_t *)owner)->mode == ARMCIX_CACHE_TRANSPARENT;
 }
 
-void armcii_cache_alloc_gone(armcii_alloc_t *a)
+void armcii_cache_alloc_gone(armcii_cache_owner_t *a)
 {
     cache_g.gen_epoch++; /* fills in flight must not look at @p a any more */
-    cache_g.n_transparent -= a->cache_mode == ARMCIX_CACHE_TRANSPARENT;
+    cache_g.n_transparent -= a->mode == ARMCIX_CACHE_TRANSPARENT;
+    if (a->prev)
+        a->prev->next = a->next;
+    else if (cache_g.owners == a)
+        cache_g.owners = a->next;
+    if (a->next)
+        a->next->prev = a->prev;
+    a->prev = a->next = NULL;
     if (cache_g.ready)
         armcii_cache_invalidate_if(&cache_g.c, owned_by, a);
 }
 
-void armcii_cache_set_mode(const char *call, armcii_alloc_t *a, int mode)
+void armcii_cache_set_mode(const char *call, armcii_cache_owner_t *a, int mode)
 {
     if (mode != ARMCIX_CACHE_OFF)
         engine_start(call);
@@ -198,23 +209,23 @@ void armcii_cache_set_mode(const char *call, armcii_alloc_t *a, int mode)
     if (!a) { /* every allocation, and those to come */
         cache_g.default_mode = mode;
         cache_g.n_transparent = 0;
-        for (armcii_alloc_t *x = armcii_mem.allocs; x; x = x->next) {
-            x->cache_mode = mode;
+        for (armcii_cache_owner_t *x = cache_g.owners; x; x = x->next) {
+            x->mode = mode;
             cache_g.n_transparent += mode == ARMCIX_CACHE_TRANSPARENT;
         }
         if (cache_g.ready && mode == ARMCIX_CACHE_OFF)
             armcii_cache_invalidate_if(&cache_g.c, NULL, NULL);
         return;
     }
-    cache_g.n_transparent -= a->cache_mode == ARMCIX_CACHE_TRANSPARENT;
-    a->cache_mode = mode;
+    cache_g.n_transparent -= a->mode == ARMCIX_CACHE_TRANSPARENT;
+    a->mode = mode;
     cache_g.n_transparent += mode == ARMCIX_CACHE_TRANSPARENT;
     /* What was cached under the old mode may be older than the new one allows. */
     if (cache_g.ready)
         armcii_cache_invalidate_if(&cache_g.c, owned_by, a);
 }
 
-void armcii_cache_invalidate(armcii_alloc_t *a)
+void armcii_cache_invalidate(armcii_cache_owner_t *a)
 {
     cache_g.gen_epoch++;
     if (cache_g.ready)
@@ -294,8 +305,8 @@ void armcii_cache_get_blocks(int target, armcii_iter_t *it)
         memcpy(l, armcii_cache_lookup(&cache_g.c, target, (uintptr_t)r, len), len);
 }
 
-void *armcii_cache_fill_start(const armcii_seg_t *seg, int target, const void *src, void *dst,
-                              size_t len)
+void *armcii_cache_fill_start(const armcii_cache_owner_t *owner, int target, const void *src,
+                              void *dst, size_t len)
 {
     if (!cache_g.ready || len > cache_g.c.store.size)
         return NULL; /* could never be kept: read straight into the caller's buffer */
@@ -306,8 +317,8 @@ void *armcii_cache_fill_start(const armcii_seg_t *seg, int target, const void *s
     f->len = len;
     f->target = target;
     f->addr = (uintptr_t)src;
-    f->owner = seg->alloc;
-    f->mode = seg->alloc->cache_mode;
+    f->owner = owner;
+    f->mode = owner->mode;
     f->sync_epoch = cache_g.sync_epoch;
     f->gen_epoch = cache_g.gen_epoch;
     f->put_epoch = cache_g.put_epoch[target];
@@ -350,20 +361,20 @@ void armcii_cache_reset_stats(void)
  * over all processes. */
 void armcii_cache_report(void)
 {
-    if (!armcii_rt.env.CACHE_STATS)
+    if (!cache_g.host.env || !cache_g.host.env->CACHE_STATS)
         return;
     armcix_cache_stats_t s, sum;
     armcii_cache_get_stats(&s);
     enum { N = sizeof(s) / sizeof(long) };
     MPI_Request r;
-    MPI_Ireduce(&s, &sum, N, MPI_LONG, MPI_SUM, 0, armcii_rt.comm, &r);
-    armcii_mpi_wait("ARMCI_Finalize", &r);
-    if (armcii_rt.rank != 0)
+    MPI_Ireduce(&s, &sum, N, MPI_LONG, MPI_SUM, 0, cache_g.host.comm, &r);
+    cache_g.host.wait("ARMCI_Finalize", &r);
+    if (cache_g.host.rank != 0)
         return;
     long gets = sum.hits + sum.misses;
     printf("armci: get cache over %d processes: %ld hits, %ld misses (%.1f%% hits), "
            "%ld bytes from cache\n",
-           armcii_rt.nproc, sum.hits, sum.misses,
+           cache_g.host.nproc, sum.hits, sum.misses,
            gets ? 100.0 * (double)sum.hits / (double)gets : 0.0, sum.bytes_hit);
     printf("armci: get cache evictions: %ld conflict, %ld capacity; %ld failed inserts, "
            "%ld invalidated; resizes: %ld index, %ld buffer\n",

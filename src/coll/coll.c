@@ -70,6 +70,20 @@ int armcii_coll_cma(void)
     return cma_ok;
 }
 
+void armcii_coll_describe(void (*line)(const char *text))
+{
+    if (!armcii_rt.shm)
+        return;
+    char text[256];
+    snprintf(text, sizeof(text),
+             "collectives in the node: %.40s; send blocks outside the node heap %s",
+             armcii_rt.env.COLL_ALG,
+             cma_ok ? "of ARMCI_COLL_CMA bytes and more read in place (process_vm_readv)"
+             : armcii_rt.env.COLL_CMA > 0 ? "staged (process_vm_readv is not permitted here)"
+                                          : "staged (ARMCI_COLL_CMA=0)");
+    line(text);
+}
+
 /* @p len bytes at @p src in the address space of node process @p owner, which published
  * them as private memory, to @p dst. */
 static void cma_read(const char *call, char *dst, const char *src, size_t len, int owner)

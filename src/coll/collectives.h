@@ -61,6 +61,8 @@ void armcii_coll_init(void);
 int armcii_coll_mpi_only(const char *call);
 /** May collectives read send buffers in other processes' private memory (process_vm_readv)? */
 int armcii_coll_cma(void);
+/** Its line of ARMCI_VERBOSE's settings, through @p line. */
+void armcii_coll_describe(void (*line)(const char *text));
 /** Where the world is one node sharing memory and ARMCI_COLL_ALG allows it, gathers the
  *  @p bytes at @p x of every process (rank order, valid until the next call) with one
  *  synchronisation, for the reduction @p what; NULL, doing nothing, elsewhere. Collective

@@ -189,7 +189,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     }
     free(all);
     free(world);
-    armcii_cache_alloc_new(a);
+    armcii_cache_alloc_new(&a->cache);
     a->next = armcii_mem.allocs;
     armcii_mem.allocs = a;
     return 0;
@@ -279,7 +279,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
                          "this process freed: every process must free the same allocation",
                          world[i], ptrs[i]);
     }
-    armcii_cache_alloc_gone(a);
+    armcii_cache_alloc_gone(&a->cache);
     for (int i = 0; i < n; i++)
         if (ptrs[i])
             armcii_region_remove(&armcii_mem.regions, world[i], (uintptr_t)ptrs[i]);

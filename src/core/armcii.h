@@ -48,6 +48,7 @@
 #include "../base/select.h"
 #include "../base/stats.h"
 #include "../base/caps.h"
+#include "../cache/getcache.h"
 
 /** One collective allocation (ARMCI_Malloc). */
 typedef struct armcii_alloc {
@@ -61,8 +62,8 @@ typedef struct armcii_alloc {
     size_t my_len;  /* bytes reserved in the slice (rounded) */
     armcii_mr_t mr; /* registration of my block, when the fabric is in use */
     int registered;
-    MPI_Comm comm;  /* communicator it was allocated over (not owned) */
-    int cache_mode; /* ARMCIX_CACHE_*: how this process caches gets from it */
+    MPI_Comm comm;              /* communicator it was allocated over (not owned) */
+    armcii_cache_owner_t cache; /* how this process caches gets from it (the cache's) */
     struct armcii_alloc *next;
 } armcii_alloc_t;
 
@@ -205,6 +206,16 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller);
 /** Completes what is in flight everywhere and takes the runtime down; collective. Entered
  *  holding the lock, returns without it. */
 void armcii_runtime_fini(const char *call);
+/** A layer above the core whose bring-up and shut-down the runtime places in its own
+ *  order: the core calls it through these pointers alone, never by name. */
+typedef struct {
+    void (*init)(void);                               /* collective; the transport is up */
+    void (*fini)(void);                               /* past the last barrier, before
+                                                         the node heap goes */
+    void (*describe)(void (*line)(const char *text)); /* its lines of ARMCI_VERBOSE */
+} armcii_above_t;
+/** Registers the collectives (armci/init.c, before armcii_runtime_init). */
+void armcii_runtime_above(const armcii_above_t *coll);
 
 /* ---- paths and regions ---- */
 

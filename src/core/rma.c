@@ -62,12 +62,12 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
     }
     armcii_put_open_send(call, target);
     void *fill = NULL;
-    if (seg->alloc->cache_mode != ARMCIX_CACHE_OFF) {
+    if (seg->alloc->cache.mode != ARMCIX_CACHE_OFF) {
         if (armcii_cache_get(target, src, dst, len)) {
             armcii_hdl_done(call, hdl);
             return 0;
         }
-        fill = armcii_cache_fill_start(seg, target, src, dst, len);
+        fill = armcii_cache_fill_start(&seg->alloc->cache, target, src, dst, len);
     }
     armcii_proto_t proto = armcii_select_get(&armcii_rt.limits, path, len, 0);
     armcii_stat_op(ARMCII_OP_GET,

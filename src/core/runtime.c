@@ -15,7 +15,6 @@
 #include "../base/stats.h"
 #include "warm.h"
 #include "../cache/getcache.h"
-#include "../coll/collectives.h"
 #include "../health/health.h"
 
 armcii_rt_t armcii_rt;
@@ -54,6 +53,13 @@ static void memory_line(char *line, size_t n)
              registered >> 10, armcii_cache_rt_bytes() >> 10, (double)rss_anon() / 1048576.0);
 }
 
+static const armcii_above_t *above; /* the collectives (armci/init.c) */
+
+void armcii_runtime_above(const armcii_above_t *coll)
+{
+    above = coll;
+}
+
 static void print_settings(void)
 {
     char line[384];
@@ -80,16 +86,8 @@ static void print_settings(void)
     armcii_info_line(line);
     memory_line(line, sizeof(line));
     armcii_info_line(line);
-    if (armcii_rt.shm) {
-        snprintf(line, sizeof(line),
-                 "collectives in the node: %.40s; send blocks outside the node heap %s",
-                 armcii_rt.env.COLL_ALG,
-                 armcii_coll_cma()
-                     ? "of ARMCI_COLL_CMA bytes and more read in place (process_vm_readv)"
-                 : armcii_rt.env.COLL_CMA > 0 ? "staged (process_vm_readv is not permitted here)"
-                                              : "staged (ARMCI_COLL_CMA=0)");
-        armcii_info_line(line);
-    }
+    if (above)
+        above->describe(armcii_info_line);
     fflush(stdout);
 }
 
@@ -208,9 +206,19 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
                              armcii_rt.env.ACC_NATIVE);
     }
     armcii_census_init();
-    armcii_coll_init();
-    if ((st = armcii_cache_rt_init()) != ARMCII_OK)
+    if (above)
+        above->init();
+    armcii_cache_host_t cache_host = {
+        .rank = armcii_rt.rank,
+        .nproc = armcii_rt.nproc,
+        .comm = armcii_rt.comm,
+        .env = &armcii_rt.env,
+        .wait = armcii_mpi_wait,
+    };
+    if ((st = armcii_cache_rt_init(&cache_host)) != ARMCII_OK)
         init_fail(call, "creating the get cache", st);
+    armcii_warm_register(armcii_cache_warm);
+    armcii_progress_on_sync(armcii_cache_sync); /* every MPI wait is a synchronisation point */
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail(call, "starting the progress thread", st);
     armcii_rt.initialized = 1;
@@ -240,8 +248,10 @@ void armcii_runtime_fini(const char *call)
     armcii_stats_report(); /* collective; nothing is in flight any more */
     armcii_cache_report();
 
-    armcii_coll_fini();
+    if (above)
+        above->fini();
     armcii_alloc_drop_all();
+    armcii_progress_on_sync(NULL);
     armcii_cache_rt_fini();
     if (armcii_rt.fabric)
         armcii_ofi_fini();

@@ -338,7 +338,7 @@ static void test_engine_invalidate(void)
     armcii_cache_fini(&c);
 }
 
-static int owner_is(void *owner, void *ctx)
+static int owner_is(const void *owner, const void *ctx)
 {
     return owner == ctx;
 }
