@@ -174,6 +174,53 @@ fi
 [ -s "$log" ] && status=1 || status=0
 report $status "calls between files form no circle but nc.c/rma.c and am.c/am_build.c" "$log"
 rm -f "$log"
+# Folders depend one way (docs/layers.md, "Folders, bottom up"): a file may use a function
+# or a global of its own folder or of a folder below it, never of one above or beside it.
+# Read from the objects as the circle check is, data included (reading another folder's
+# state is depending on it).
+folders='src/base 0
+src/transport 1
+src/health 1
+src/cache 1
+src/core 2
+src/agg 3
+src/coll 3
+armci 4'
+log=$(mktemp)
+if [ -z "$objs" ]; then
+    echo "no objects of libarmci_impl under ${top_builddir:-.}: the library is not built" >>"$log"
+else
+    for o in $objs; do
+        d=${o%%/.libs/*}
+        d=${d#"${top_builddir:-.}"/}
+        nm "$o" | awk -v f="$d" 'NF == 3 && $2 ~ /^[TWBDRCGSV]$/ { print "def", f, $3 }
+            NF == 2 && $1 == "U" { print "use", f, $2 }'
+    done | awk -v folders="$folders" '
+        BEGIN {
+            n = split(folders, line, "\n")
+            for (i = 1; i <= n; i++) {
+                split(line[i], w, " ")
+                rank[w[1]] = w[2]
+            }
+        }
+        $1 == "def" { owner[$3] = $2 }
+        $1 == "use" { use[++u] = $2 " " $3 }
+        END {
+            for (i = 1; i <= u; i++) {
+                split(use[i], a, " ")
+                if (!(a[2] in owner) || owner[a[2]] == a[1])
+                    continue
+                from = a[1]; to = owner[a[2]]
+                if (!(from in rank) || !(to in rank))
+                    print from " or " to " has no place in the folders of testing/layers.sh"
+                else if (rank[from] <= rank[to])
+                    print from " uses " a[2] " of " to ", which is " (rank[from] == rank[to] ? "beside" : "above") " it"
+            }
+        }' | sort -u >>"$log"
+fi
+[ -s "$log" ] && status=1 || status=0
+report $status "folders depend one way: base, then transport, health and cache, then core, then agg and coll, then armci" "$log"
+rm -f "$log"
 # libfabric is opened when the fabric is first needed (src/transport/ofi_load.c), not
 # when a program is loaded: Debian's libfabric pulls in PSM libraries whose constructors
 # sleep 0.2 s in every process. The library must neither depend on it nor refer to it.
