@@ -18,9 +18,11 @@ pkgs="build-essential autoconf automake libtool pkg-config libfabric-dev libfabr
       libglobalarrays-dev libscalapack-openmpi-dev liblapack-dev libblas-dev gfortran valgrind
       clang-format"
 # the check also builds for MPICH (Debian's: hydra, UCX), whose ABI is the other family's,
-# reads the manual pages with man, and builds and installs the Debian packages
+# reads the manual pages with man, builds and installs the Debian packages, and reads
+# JSON and the headers' names with python3
 [ "$what" = check ] &&
-    pkgs="$pkgs mpich libmpich-dev libscalapack-mpich-dev man-db dpkg-dev debhelper lintian"
+    pkgs="$pkgs mpich libmpich-dev libscalapack-mpich-dev man-db dpkg-dev debhelper lintian
+          python3"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "../src/transport/transport.h"
 #include "../src/base/hot.h"
 #include "../src/base/acc.h"
 

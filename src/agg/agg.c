@@ -5,9 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/stats.h"
-#include "../core/warm.h"
 #include "agg.h"
+#include "../core/nc.h"
+#include "../core/order.h"
+#include "../core/progress.h"
+#include "../core/req.h"
+#include "../core/runtime.h"
+#include "../core/warm.h"
+#include "../base/common.h"
+#include "../base/hot.h"
+#include "../base/iter.h"
+#include "../base/op.h"
+#include "../base/pool.h"
+#include "../base/select.h"
+#include "../base/stats.h"
+#include "../cache/getcache.h"
 
 #define ISSUED_MAX 16
 

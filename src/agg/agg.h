@@ -12,8 +12,13 @@
 
 #include <string.h>
 
-#include "../core/armcii.h"
+#include "../core/mem.h"
+#include "../core/runtime.h"
 #include "../base/iter.h"
+#include "../base/op.h"
+#include "../base/pool.h"
+#include "../base/region.h"
+#include "../base/stats.h"
 #include "../cache/getcache.h"
 
 /** Collect the blocks of @p it (a put or a get, ARMCII_NC_*) on aggregate handle @p hdl. */

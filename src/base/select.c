@@ -2,6 +2,7 @@
 /* The limits the protocol rules apply (the rules themselves are select.h's, inline on
  * every operation's path). */
 #include "select.h"
+#include "caps.h"
 
 void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, long inject_max,
                           long buffered_max, long message_max, long acc_native)

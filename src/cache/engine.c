@@ -10,6 +10,8 @@
 #endif
 
 #include "cache.h"
+#include "cuckoo.h"
+#include "store.h"
 
 /* The page map files an entry under every granule it touches: 1 KiB granules for entries
  * up to SMALL_MAX bytes, 64 KiB granules for larger ones. A dense run of small entries then

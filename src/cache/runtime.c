@@ -18,10 +18,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../base/hot.h"
-#include "../base/iter.h"
 #include "cache.h"
 #include "getcache.h"
+#include "../base/common.h"
+#include "../base/env.h"
+#include "../base/hot.h"
+#include "../base/iter.h"
 
 typedef struct {
     armcii_cache_t c;

@@ -19,14 +19,19 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "../base/place.h"
-#include "../transport/transport.h"
-#include "../base/stats.h"
-#include "node.h"
-#include "morton.h"
-#include "../cache/getcache.h"
 #include "collectives.h"
+#include "morton.h"
+#include "node.h"
+#include "../core/progress.h"
+#include "../core/req.h"
+#include "../core/runtime.h"
+#include "../core/topo.h"
+#include "../base/common.h"
+#include "../base/place.h"
+#include "../base/stats.h"
+#include "../cache/getcache.h"
 #include "../health/health.h"
+#include "../transport/transport.h"
 
 #define ALG_MORTON ARMCII_COLL_MORTON
 #define ALG_NAIVE  ARMCII_COLL_NAIVE

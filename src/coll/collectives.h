@@ -16,7 +16,8 @@
 #ifndef ARMCII_COLLECTIVES_H
 #define ARMCII_COLLECTIVES_H
 
-#include "../core/armcii.h"
+#include <mpi.h>
+#include <stddef.h>
 
 /** A reduction as the processes must agree on it: its operation and element type, a string
  *  ("max double") of at most this many bytes, NUL-padded. Processes that disagree are told

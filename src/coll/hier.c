@@ -15,9 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/place.h"
-#include "node.h"
 #include "morton.h"
+#include "node.h"
+#include "../core/progress.h"
+#include "../core/req.h"
+#include "../core/runtime.h"
+#include "../core/topo.h"
+#include "../base/common.h"
+#include "../base/place.h"
 
 /* World ranks grouped by node, in node-rank order: node a holds members[start[a] ..
  * start[a] + count[a]). Node ids are dense in the order of their leaders' world ranks,

@@ -9,7 +9,12 @@
 
 #include "node.h"
 #include "collectives.h"
+#include "../core/progress.h"
+#include "../core/runtime.h"
+#include "../core/topo.h"
+#include "../base/common.h"
 #include "../cache/getcache.h"
+#include "../transport/transport.h"
 
 /* ARMCI_COLL_ALG's words in the order of ARMCII_COLL_*; coll_alg is the one set, parsed
  * at init (-1: not a word of it, which the first collective reports). */

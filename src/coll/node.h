@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 
-#include "../core/armcii.h"
 #include "../transport/transport.h"
 
 enum { ARMCII_COLL_MORTON, ARMCII_COLL_NAIVE, ARMCII_COLL_MPI, ARMCII_COLL_PULL, ARMCII_COLL_AUTO };

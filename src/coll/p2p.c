@@ -19,10 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives.h"
 #include "node.h"
+#include "../core/progress.h"
+#include "../core/runtime.h"
+#include "../core/topo.h"
+#include "../base/common.h"
 #include "../base/stats.h"
 #include "../cache/getcache.h"
-#include "collectives.h"
 
 /* Longest vector reduced here; longer ones go to MPI's collective, whose algorithms for
  * long vectors send less than recursive doubling's whole vector at every step. */

@@ -13,6 +13,10 @@
 #include <string.h>
 
 #include "collectives.h"
+#include "../core/progress.h"
+#include "../core/runtime.h"
+#include "../core/topo.h"
+#include "../base/common.h"
 
 static int is_fp(int type)
 {

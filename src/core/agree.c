@@ -7,7 +7,9 @@
  * setting has chosen a path, and a mismatch ends every process with the variable and
  * both values.
  */
-#include "armcii.h"
+#include "runtime.h"
+#include "../base/common.h"
+#include "../base/env.h"
 
 void armcii_env_agree(const char *call)
 {

@@ -10,9 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
+#include "mem.h"
+#include "order.h"
+#include "progress.h"
+#include "runtime.h"
+#include "topo.h"
+#include "../base/common.h"
+#include "../base/region.h"
 #include "../cache/getcache.h"
+#include "../transport/transport.h"
 
 armcii_mem_t armcii_mem;
 

@@ -6,7 +6,9 @@
  * that waited. How many MPI tests go to one fabric pass is sampled here. Every such
  * wait is a synchronisation point (armcii_progress_on_sync).
  */
-#include "armcii.h"
+#include "progress.h"
+#include "runtime.h"
+#include "../base/common.h"
 #include "../health/health.h"
 
 /* What runs at every synchronisation point (the get cache's transparent mode): registered

@@ -14,14 +14,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
+#include "nc.h"
+#include "mem.h"
+#include "order.h"
+#include "progress.h"
+#include "req.h"
+#include "rma.h"
+#include "runtime.h"
+#include "span.h"
+#include "../base/acc.h"
+#include "../base/common.h"
 #include "../base/iter.h"
+#include "../base/op.h"
 #include "../base/place.h"
+#include "../base/pool.h"
+#include "../base/region.h"
+#include "../base/select.h"
 #include "../base/stats.h"
 #include "../cache/getcache.h"
-#include "../base/acc.h"
-#include "span.h"
+#include "../transport/transport.h"
 
 /* One I/O vector entry on the node: its blocks copied source to destination, straight
  * from the entry's arrays (the walker and a call per block cost more than the copies of

@@ -8,7 +8,12 @@
  */
 #include <stdlib.h>
 
-#include "armcii.h"
+#include "order.h"
+#include "progress.h"
+#include "req.h"
+#include "runtime.h"
+#include "../base/common.h"
+#include "../base/pool.h"
 #include "../transport/transport.h"
 
 /* Make earlier writes to @p target remotely complete: the transport posts a read that

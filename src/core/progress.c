@@ -19,12 +19,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
-#include "../base/invariant.h"
-#include "../base/stats.h"
+#include "progress.h"
+#include "req.h"
+#include "runtime.h"
+#include "topo.h"
 #include "warm.h"
+#include "../base/common.h"
+#include "../base/pool.h"
+#include "../base/stats.h"
 #include "../health/health.h"
+#include "../transport/transport.h"
 
 /* An adaptive mutex spins briefly before sleeping: the progress thread holds the lock for
  * a poll of a microsecond or two, and an application thread arriving then should not pay

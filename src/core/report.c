@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
+#include "runtime.h"
+#include "../base/common.h"
+#include "../base/op.h"
 #include "../base/place.h"
 #include "../base/stats.h"
 #include "../cache/getcache.h"

@@ -10,9 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
+#include "req.h"
+#include "progress.h"
+#include "runtime.h"
+#include "topo.h"
+#include "../base/common.h"
 #include "../base/invariant.h"
+#include "../base/pool.h"
+#include "../base/select.h"
 
 armcii_reqs_t armcii_reqs;
 

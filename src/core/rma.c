@@ -9,14 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
-#include "../base/iter.h"
-#include "../base/place.h"
-#include "../base/stats.h"
-#include "../base/hot.h"
-#include "../cache/getcache.h"
+#include "rma.h"
+#include "mem.h"
+#include "nc.h"
+#include "order.h"
+#include "progress.h"
+#include "req.h"
+#include "runtime.h"
 #include "../base/acc.h"
+#include "../base/common.h"
+#include "../base/hot.h"
+#include "../base/iter.h"
+#include "../base/op.h"
+#include "../base/place.h"
+#include "../base/pool.h"
+#include "../base/region.h"
+#include "../base/select.h"
+#include "../base/stats.h"
+#include "../cache/getcache.h"
+#include "../transport/transport.h"
 
 static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
 {
@@ -37,7 +48,7 @@ ARMCII_HOT static void local_copy(const char *call, int target, void *dst, const
 ARMCII_HOT int armcii_acc_unlocked(const char *call, int type, const void *scale, const void *src,
                                    void *dst, size_t len, int target)
 {
-    /* As for copies (armcii_copy_unlocked, armcii.h); and where accumulates take libfabric
+    /* As for copies (armcii_copy_unlocked, rma.h); and where accumulates take libfabric
      * atomics (to node peers too, to stay atomic with remote peers' atomics) this is not
      * the way. */
     size_t es = armcii_acc_type_size(type);

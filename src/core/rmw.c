@@ -5,11 +5,21 @@
  * atomic at the memory, directly on the same node, applied by the target's handler
  * across the fabric. The caller waits for the old value.
  */
-#include "armcii.h"
-#include "../transport/transport.h"
+#include "rmw.h"
+#include "mem.h"
+#include "nc.h"
+#include "order.h"
+#include "req.h"
+#include "rma.h"
+#include "runtime.h"
+#include "../base/acc.h"
+#include "../base/op.h"
+#include "../base/pool.h"
+#include "../base/region.h"
+#include "../base/select.h"
 #include "../base/stats.h"
 #include "../cache/getcache.h"
-#include "../base/acc.h"
+#include "../transport/transport.h"
 
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand)

@@ -9,13 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
-#include "../base/place.h"
-#include "../base/stats.h"
+#include "runtime.h"
+#include "mem.h"
+#include "order.h"
+#include "progress.h"
+#include "req.h"
+#include "rma.h"
+#include "topo.h"
 #include "warm.h"
+#include "../base/common.h"
+#include "../base/env.h"
+#include "../base/place.h"
+#include "../base/pool.h"
+#include "../base/region.h"
+#include "../base/select.h"
+#include "../base/stats.h"
 #include "../cache/getcache.h"
 #include "../health/health.h"
+#include "../transport/transport.h"
 
 armcii_rt_t armcii_rt;
 

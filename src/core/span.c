@@ -5,10 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
-#include "../base/place.h"
 #include "span.h"
+#include "mem.h"
+#include "order.h"
+#include "req.h"
+#include "runtime.h"
+#include "../base/common.h"
+#include "../base/iter.h"
+#include "../base/place.h"
+#include "../base/pool.h"
+#include "../base/region.h"
+#include "../base/select.h"
+#include "../transport/transport.h"
 
 /* The longest range read this way; the request holds it in memory of its own, and a
  * block's place in it is 32 bits. */

@@ -14,8 +14,10 @@
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
 
-#include "armcii.h"
+#include "topo.h"
 #include "cpus.h"
+#include "runtime.h"
+#include "../base/common.h"
 
 armcii_topo_t armcii_topo;
 

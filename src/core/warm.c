@@ -15,11 +15,19 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "armcii.h"
-#include "../transport/transport.h"
-#include "../base/stats.h"
 #include "warm.h"
+#include "mem.h"
+#include "progress.h"
+#include "req.h"
+#include "runtime.h"
+#include "topo.h"
 #include "../base/acc.h"
+#include "../base/common.h"
+#include "../base/hot.h"
+#include "../base/pool.h"
+#include "../base/region.h"
+#include "../base/stats.h"
+#include "../transport/transport.h"
 
 #define MAX_HOOKS       8
 #define REGION_BUDGET   1024 /* lines of region table per pass: 64 KiB */

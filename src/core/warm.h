@@ -10,8 +10,6 @@
 
 #include <stddef.h>
 
-#include "../base/hot.h"
-
 /** A module's own pass over its hot structures (called under the runtime lock); returns
  *  the lines it read. */
 typedef size_t (*armcii_warm_fn)(void);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "health.h"
+#include "../base/common.h"
 
 #define CENSUS_TAG 7
 #define RING       16 /* messages in flight from one process (each one a wait of ARMCI_TIMEOUT) */

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "health.h"
+#include "../base/common.h"
 
 enum { HB_HELLO = 1, HB_BEAT, HB_LOST, HB_BYE };
 enum { LOST_DIED = 1, LOST_SILENT, LOST_ERROR };

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "health.h"
+#include "../base/common.h"
 
 static pid_t *node_pids; /* by node-local rank */
 static double last_look;

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Requests and the table of processes (armcii_reqs, written by req.c alone): how each
+ * process is reached, the life of a request from its issue to its release, and the
+ * caller's handles bound to requests. Waiting for a request is progress.h's.
+ */
+#ifndef ARMCII_REQ_H
+#define ARMCII_REQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <armci.h>
+
+#include "../base/common.h"
+#include "../base/pool.h"
+#include "../base/select.h"
+#include "runtime.h"
+
+/** What the core keeps of one process of the job, in one place (req.c makes the table from
+ *  what topo.c found, and counts the requests): a small operation to a target reads how
+ *  it is reached and its counters from one line. */
+typedef struct {
+    int node;         /* node id */
+    int node_rank;    /* rank within its node */
+    int path;         /* armcii_path_t: self, the node's memory or the fabric */
+    int out_write;    /* puts and hardware accumulates in flight to it */
+    int out_sw;       /* software accumulates awaiting their acknowledgement */
+    int out_implicit; /* implicit-handle requests in flight */
+    int pad[2];
+} armcii_peer_t;
+_Static_assert(sizeof(armcii_peer_t) == 32, "two peers to a cache line, none across two");
+
+/** The requests and what is in flight to each process (req.c writes it, whichever thread
+ *  holds the runtime lock). */
+typedef struct {
+    /* Set at start-up and read by every operation: on a line that nothing writes later. */
+    armcii_peer_t *peers; /* every rank: where it is, what is in flight to it */
+    /* Written as requests are made and completed, by the caller or the progress thread:
+     * on a line of their own (the pool's free list and active list, and the counts). */
+    armcii_pool_t pool __attribute__((aligned(64)));
+    int implicit_total; /* implicit-handle requests in flight, to anyone */
+    int ncopied;        /* requests in flight of blocking calls that returned (armcii_req_finish) */
+} armcii_reqs_t;
+_Static_assert(sizeof(armcii_reqs_t) == 128, "the table's line, then the pool's");
+
+extern armcii_reqs_t armcii_reqs;
+
+/* ---- paths and regions ---- */
+
+/** How @p target is reached: itself, through the node's memory (a peer of this node, and
+ *  shared memory on), or over the fabric (decided once, by armcii_peers_init). */
+static inline armcii_path_t armcii_path(int target)
+{
+    return (armcii_path_t)armcii_reqs.peers[target].path;
+}
+
+/** The node-local rank of @p rank, which names its slot in the node's control blocks
+ *  (0 when shared memory is off). */
+static inline int armcii_slot_of(int rank)
+{
+    return armcii_rt.shm ? armcii_reqs.peers[rank].node_rank : 0;
+}
+
+/** The node of @p rank, numbered as topo.c found the nodes. */
+static inline int armcii_node_of(int rank)
+{
+    return armcii_reqs.peers[rank].node;
+}
+
+/* ---- requests (src/core/req.c; waiting for them: progress.c) ---- */
+
+/** Makes the table of processes from what topo.c found (@p node and @p node_rank, by
+ *  world rank), once it is known whether shared memory is used. */
+armcii_status_t armcii_peers_init(const int *node, const int *node_rank);
+/** Makes the request pool, of ARMCI_MAX_REQUESTS slots; 0, or -1 when out of memory. */
+int armcii_req_init(void);
+/** Frees the pool and the table of processes. */
+void armcii_req_fini(void);
+
+/** A new request; when the pool is full the oldest request is completed first. */
+armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
+/** Issue @p req (armcii_req_issued) for a call that is @p blocking, then wait for it when
+ *  @p wait. A blocking call that returns before its request completes has copied the
+ *  caller's data out: the request is marked so, and does not make the progress thread
+ *  poll closely (which takes the processor from the computing application). A
+ *  nonblocking call's request of at least ARMCI_PROGRESS_WAKE_MIN @p bytes wakes the
+ *  napping progress thread (armcii_progress_kick). */
+void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes);
+/** Whether some caller's handle names an operation in flight: a handle given to an
+ *  unlocked fast path must then be checked on the locked way (only the calling thread
+ *  binds handles, so the count cannot grow behind this look). */
+static inline int armcii_req_handles_bound(void)
+{
+    return armcii_pool_nbound(&armcii_reqs.pool) > 0;
+}
+/** Ends the job if the caller's handle at @p h still names an operation in flight: a
+ *  handle takes one operation at a time. */
+void armcii_hdl_check_free(const char *call, const armci_hdl_t *h);
+/** The caller's handle @p h (if any) names @p req, in flight; checked first. */
+void armcii_hdl_bind(const char *call, armci_hdl_t *h, armcii_req_t *req);
+/** Marks @p h (if any) as holding an operation that completed within its issuing call,
+ *  once checked as armcii_hdl_bind checks. */
+static inline void armcii_hdl_done(const char *call, armci_hdl_t *h)
+{
+    if (!h)
+        return;
+    if (armcii_req_handles_bound())
+        armcii_hdl_check_free(call, h);
+    armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
+}
+
+/*
+ * One operation's request, from its start to the transport to its end, the same for every
+ * protocol (rma.c, nc.c, span.c, rmw.c):
+ *
+ *     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = ...};
+ *     armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);
+ *     ... the transport's operations on req ...
+ *     armcii_issue_end(call, &is, bytes);
+ *
+ * A protocol decides one thing, whether a blocking call waits here (wait_here: its data
+ * is not yet read, or still read from the caller's buffer, or nothing moves it once the
+ * caller leaves ARMCI). The rest follows: a blocking call that does not wait leaves an
+ * implicit request, completed by fences and WaitAll as a nonblocking one without a handle
+ * is; a nonblocking one with a handle is the handle's, completed by its wait. (The open
+ * messages of rma.c, filled over many calls, and order.c's flush reads, waited for
+ * together, take armcii_req_new themselves.)
+ */
+typedef struct {
+    armcii_req_t *req;
+    armci_hdl_t *hdl; /* the caller's handle (nonblocking calls), or NULL */
+    int blocking;
+    int wait_here; /* (blocking calls only) */
+} armcii_issue_t;
+
+static inline armcii_req_t *armcii_issue_begin(const char *call, armcii_issue_t *is,
+                                               armcii_req_kind_t kind, int target)
+{
+    int implicit = is->blocking ? !is->wait_here : !is->hdl;
+    return is->req = armcii_req_new(call, kind, target, implicit);
+}
+
+/** @p bytes: what the operation moves (a large nonblocking one wakes the progress thread). */
+static inline void armcii_issue_end(const char *call, armcii_issue_t *is, size_t bytes)
+{
+    if (!is->blocking)
+        armcii_hdl_bind(call, is->hdl, is->req);
+    armcii_req_finish(call, is->req, is->blocking, is->blocking && is->wait_here, bytes);
+}
+
+/** Requests of the pool in flight now, and its size (ARMCI_MAX_REQUESTS). */
+static inline void armcii_req_counts(int *in_use, int *slots)
+{
+    *in_use = armcii_reqs.pool.nactive;
+    *slots = armcii_reqs.pool.nslots;
+}
+/** The request the caller's handle @p h names, or NULL when its operation is done;
+ *  @p st_p receives the handle's state. A NULL handle, or one neither initialised nor
+ *  returned by a nonblocking call, ends the job naming @p call. */
+armcii_req_t *armcii_req_of_handle(const char *call, const armci_hdl_t *h,
+                                   armcii_hdl_state_t *st_p);
+/** Waits for the operations issued with implicit (NULL) handles to @p proc, or to every
+ *  process when @p proc is negative (ARMCI_WaitProc, ARMCI_WaitAll). */
+void armcii_req_wait_implicit(const char *call, int proc);
+/** A transport operation of @p req completed. */
+void armcii_req_op_done(armcii_req_t *req);
+/** A blocking call's data has left (its request waits for an acknowledgement only). */
+void armcii_req_copied(armcii_req_t *req);
+/** The request in flight that armcii_req_cookie named; the job ends on a stale name. */
+armcii_req_t *armcii_req_of_cookie(uint64_t cookie);
+/** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending
+ *  it completes at once. */
+void armcii_req_issued(armcii_req_t *req);
+
+#endif
