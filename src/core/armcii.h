@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The core as the API layer (armci/) and the layers above the core (src/agg, src/coll)
- * see it: every header of src/core's at once. Files of src/core include the headers they
- * use, one per owner, never this one (testing/layers.sh):
+ * The core as the API layer (armci/) sees it: the headers of src/core's interface at
+ * once. Files of src/core include the headers they use, one per owner, never this one
+ * (testing/layers.sh):
  *   runtime.h   armcii_rt (runtime.c): who this process is, the settings, the provider's
  *               capabilities and protocol limits; bring-up and shut-down (agree.c: the
  *               settings that must match everywhere)
@@ -15,7 +15,8 @@
  *   rma.h, nc.h, rmw.h, span.h
  *               contiguous, noncontiguous and read-modify-write operations, and the reads
  *               of a get's short blocks' range
- *   warm.h      keeping the hot structures cached
+ *   mutex.h     ARMCI's mutexes as MCS queue locks (mutex.c)
+ *   warm.h      keeping the hot structures cached (not included here: no API call uses it)
  * Each of the five owned structs starts a cache line; what a call reads every time sits
  * together, and what both the caller and the progress thread write sits on lines of its
  * own, so that the thread's writes do not take from the caller the lines it only reads.
@@ -26,6 +27,7 @@
 #define ARMCII_H
 
 #include "mem.h"
+#include "mutex.h"
 #include "nc.h"
 #include "order.h"
 #include "progress.h"
