@@ -45,6 +45,14 @@ for dir in armci src/base src/core src/transport src/health src/agg src/cache sr
     report $status "$dir includes only what docs/layers.md allows it ($n files)" "$log"
     rm -f "$log"
 done
+# The transport sees a request only as its completion token (src/base/token.h): never
+# the request itself (armcii_req_t) or the pool that holds it (pool.h).
+log=$(mktemp)
+grep -nE 'armcii_req_t|armcii_req_[a-z_]+\(|pool\.h' "$top"/src/transport/*.[ch] |
+    grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*)' | sed "s|^$top/||" >>"$log"
+[ -s "$log" ] && status=1 || status=0
+report $status "the transport sees a request as its completion token alone" "$log"
+rm -f "$log"
 # Every file includes the project's headers whose names it uses and no other, not
 # through another header (testing/includes.py --strict; the transport, whose headers
 # wrap libfabric's names, is beyond its reading); the API layer includes nothing it does

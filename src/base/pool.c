@@ -22,7 +22,7 @@ int armcii_pool_init(armcii_pool_t *pool, int nslots)
     pool->bound_mask = size - 1;
     pool->nslots = nslots;
     for (int i = 0; i < nslots; i++) {
-        pool->slots[i].index = i;
+        pool->slots[i].tok.index = i;
         pool->slots[i].next_free = i + 1 < nslots ? i + 1 : -1;
     }
     pool->free_head = 0;

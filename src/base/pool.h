@@ -12,9 +12,12 @@
 #ifndef ARMCII_POOL_H
 #define ARMCII_POOL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <armci.h>
+
+#include "token.h"
 
 typedef enum {
     ARMCII_REQ_GET,   /* RMA read */
@@ -24,19 +27,17 @@ typedef enum {
 } armcii_req_kind_t;
 
 typedef struct armcii_req {
-    uint32_t gen; /* bumped whenever the slot is released */
+    armcii_token_t tok; /* what the transport knows of it: slot, generation, pending count */
     uint8_t in_use;
     uint8_t kind;     /* armcii_req_kind_t */
     uint8_t implicit; /* issued without a handle (completed by WaitProc/WaitAll/fence) */
     uint8_t copied;   /* a blocking call's: the caller's data is out, only an ack is due */
     int target;
-    int pending;                       /* transport operations not yet completed */
+    int next_free;
     void *scratch;                     /* memory owned by the request, freed on completion */
     void (*on_release)(void *scratch); /* its maker's, called first (the get cache's fill) */
     struct armcii_req *older, *newer;  /* active requests in issue order */
-    int next_free;
-    int index;
-    const armci_hdl_t *hdl; /* the caller's handle naming it while in flight, or NULL */
+    const armci_hdl_t *hdl;            /* the caller's handle naming it while in flight, or NULL */
     /* a small operation's staged source, where scratch would be malloc'd for a larger one
      * (UCX's guidance: no allocation on the small-message path) */
     _Alignas(16) unsigned char stage[64];
@@ -61,16 +62,10 @@ typedef struct {
     int nbound; /* read without the lock (atomically) by the unlocked paths */
 } armcii_pool_t;
 
-/** One more transport operation of @p req is posted (armcii_req_op_done completes it). */
-static inline void armcii_req_op_posted(armcii_req_t *req)
+/** The request whose token is @p t (what the transport hands back). */
+static inline armcii_req_t *armcii_req_of_token(armcii_token_t *t)
 {
-    req->pending++;
-}
-
-/** A 64-bit name of @p req in flight, which a reply carries back (armcii_req_of_cookie). */
-static inline uint64_t armcii_req_cookie(const armcii_req_t *req)
-{
-    return ((uint64_t)(uint32_t)req->index << 32) | req->gen;
+    return (armcii_req_t *)((char *)t - offsetof(armcii_req_t, tok));
 }
 
 /** Makes @p pool of @p nslots free requests; 0, or -1 when out of memory. */
@@ -87,7 +82,7 @@ static inline armcii_req_t *armcii_pool_take(armcii_pool_t *pool)
     armcii_req_t *r = &pool->slots[pool->free_head];
     pool->free_head = r->next_free;
     r->in_use = 1;
-    r->pending = 0;
+    r->tok.pending = 0;
     r->scratch = NULL;
     r->implicit = 0;
     r->on_release = NULL;
@@ -193,9 +188,9 @@ static inline void armcii_pool_release(armcii_pool_t *pool, armcii_req_t *r)
         pool->newest = r->older;
     r->older = r->newer = NULL;
     r->in_use = 0;
-    r->gen = (r->gen + 1) & ARMCII_HDL_GEN_MASK;
+    r->tok.gen = (r->tok.gen + 1) & ARMCII_HDL_GEN_MASK;
     r->next_free = pool->free_head;
-    pool->free_head = r->index;
+    pool->free_head = r->tok.index;
     pool->nactive--;
 }
 
@@ -282,13 +277,13 @@ static inline armcii_hdl_state_t armcii_hdl_state(const armcii_pool_t *pool, con
         return ARMCII_HDL_BAD;
     armcii_req_t *r = &pool->slots[h->slot];
     uint32_t gen = (unsigned)h->tag & ARMCII_HDL_GEN_MASK;
-    if (r->in_use && r->gen == gen && !r->implicit) {
+    if (r->in_use && r->tok.gen == gen && !r->implicit) {
         *req_p = r;
         return ARMCII_HDL_ACTIVE;
     }
     /* The slot moved on: the request this handle named has completed. A generation from
      * the future cannot have been produced by us. */
-    uint32_t age = (r->gen - gen) & ARMCII_HDL_GEN_MASK;
+    uint32_t age = (r->tok.gen - gen) & ARMCII_HDL_GEN_MASK;
     if (age == 0 || age > (ARMCII_HDL_GEN_MASK >> 1))
         return ARMCII_HDL_BAD;
     return ARMCII_HDL_DONE;

@@ -271,7 +271,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
     }
     armcii_amb_t *b = NULL;
     if (small)
-        b = armcii_amb_begin(call, req, what, type, scale, target);
+        b = armcii_amb_begin(call, &req->tok, what, type, scale, target);
     char *l, *r;
     size_t len, bytes = 0;
     if (b && !any_direct)              /* every block a record */
@@ -281,7 +281,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
         if (hw) {
             const armcii_seg_t *seg = armcii_seg_of(call, target, r, len);
             armcii_acc_scale(type, scale, l, staged, len);
-            armcii_ofi_acc_hw(call, req, type, staged, len, target,
+            armcii_ofi_acc_hw(call, &req->tok, type, staged, len, target,
                               armcii_seg_raddr(seg, (uintptr_t)r), armcii_seg_key(seg, target));
             staged += len;
         } else if (len < min || what == ARMCII_OP_ACC) {
@@ -292,10 +292,10 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
             /* (a block this long moves by RMA: never as a message, whatever
              * ARMCI_PUT_MESSAGE_MAX says of contiguous puts) */
             if (what == ARMCII_OP_PUT)
-                armcii_ofi_put(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
+                armcii_ofi_put(call, &req->tok, l, len, target, raddr, armcii_seg_key(seg, target),
                                armcii_select_put_rma(&armcii_rt.limits, len, 0));
             else
-                armcii_ofi_get(call, req, l, len, target, raddr, armcii_seg_key(seg, target),
+                armcii_ofi_get(call, &req->tok, l, len, target, raddr, armcii_seg_key(seg, target),
                                armcii_select_get(&armcii_rt.limits, path, len, 0));
         }
     }

@@ -23,7 +23,7 @@ static armcii_req_t *flush_start(const char *call, int target)
     if (!armcii_ofi_unflushed(target))
         return NULL;
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
-    armcii_ofi_flush_post(call, req, target);
+    armcii_ofi_flush_post(call, &req->tok, target);
     armcii_req_issued(req);
     return req;
 }
@@ -56,7 +56,7 @@ static void flush_all(const char *call)
         if (!req)
             continue;
         flushes.req[n] = req;
-        flushes.gen[n++] = req->gen;
+        flushes.gen[n++] = req->tok.gen;
     }
     for (int i = 0; i < n; i++)
         armcii_req_wait_gen(call, flushes.req[i], flushes.gen[i]);

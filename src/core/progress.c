@@ -186,7 +186,7 @@ void armcii_poll_watched_end(armcii_watch_t *w)
 
 void armcii_req_wait(const char *call, armcii_req_t *req)
 {
-    armcii_req_wait_gen(call, req, req->gen);
+    armcii_req_wait_gen(call, req, req->tok.gen);
 }
 
 void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
@@ -195,11 +195,11 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
                                  "an atomic operation"};
     /* Tested last: a message held back is rare. send_waited sends the one to this target,
      * if any (perhaps this very request). */
-    if (req->in_use && req->gen == gen && req->target >= 0 && holding())
+    if (req->in_use && req->tok.gen == gen && req->target >= 0 && holding())
         held->send_waited(call, req->target);
     watch_t w = {0};
     double t0 = armcii_rt.env.STATS ? armcii_now() : 0;
-    while (req->in_use && req->gen == gen)
+    while (req->in_use && req->tok.gen == gen)
         watch_poll(call, &w, what[req->kind], req->target);
     if (armcii_rt.env.STATS)
         armcii_stat_wait(armcii_now() - t0);
@@ -224,8 +224,8 @@ void armcii_req_wait_all(const char *call)
 {
     /* up to the newest of now: requests other threads issue meanwhile are theirs to wait */
     armcii_req_t *last = armcii_reqs.pool.newest;
-    uint32_t gen = last ? last->gen : 0;
-    while (last && last->in_use && last->gen == gen)
+    uint32_t gen = last ? last->tok.gen : 0;
+    while (last && last->in_use && last->tok.gen == gen)
         armcii_req_wait(call, armcii_reqs.pool.oldest);
 }
 

@@ -18,6 +18,7 @@
 #include "../base/invariant.h"
 #include "../base/pool.h"
 #include "../base/select.h"
+#include "../base/token.h"
 
 armcii_reqs_t armcii_reqs;
 
@@ -122,15 +123,16 @@ void armcii_hdl_bind(const char *call, armci_hdl_t *h, armcii_req_t *req)
         return;
     armcii_hdl_check_free(call, h);
     armcii_pool_bind(&armcii_reqs.pool, req, h);
-    armcii_hdl_set(h, req->index, req->gen, 0);
+    armcii_hdl_set(h, req->tok.index, req->tok.gen, 0);
 }
 
-void armcii_req_op_done(armcii_req_t *req)
+void armcii_req_op_done(armcii_token_t *tok)
 {
-    ARMCII_INVARIANT(req->pending > 0,
+    armcii_req_t *req = armcii_req_of_token(tok);
+    ARMCII_INVARIANT(req->tok.pending > 0,
                      "request %d (kind %d, target %d) completes more operations than it posted",
-                     req->index, req->kind, req->target);
-    if (--req->pending == 0)
+                     req->tok.index, req->kind, req->target);
+    if (--req->tok.pending == 0)
         release(req);
 }
 
@@ -139,34 +141,35 @@ void armcii_req_op_done(armcii_req_t *req)
  * built (a builder that waits for a free bounce buffer drives progress). */
 void armcii_req_issued(armcii_req_t *req)
 {
-    armcii_req_op_done(req);
+    armcii_req_op_done(&req->tok);
 }
 
-void armcii_req_copied(armcii_req_t *req)
+void armcii_req_copied(armcii_token_t *tok)
 {
+    armcii_req_t *req = armcii_req_of_token(tok);
     if (!req->copied) {
         req->copied = 1;
         armcii_reqs.ncopied++;
     }
 }
 
-armcii_req_t *armcii_req_of_cookie(uint64_t cookie)
+armcii_token_t *armcii_req_of_cookie(uint64_t cookie)
 {
     uint32_t slot = (uint32_t)(cookie >> 32), gen = (uint32_t)cookie;
     if (slot >= (uint32_t)armcii_reqs.pool.nslots)
         armcii_fatal("armci progress", "reply for request slot %u, beyond the pool", slot);
     armcii_req_t *req = &armcii_reqs.pool.slots[slot];
-    if (!req->in_use || req->gen != gen)
+    if (!req->in_use || req->tok.gen != gen)
         armcii_fatal("armci progress",
                      "reply for a request that is not in flight (slot %u, generation %u)", slot,
                      gen);
-    return req;
+    return &req->tok;
 }
 
 void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes)
 {
     if (blocking && !wait) /* a deferred flagged put is, once sent */
-        armcii_req_copied(req);
+        armcii_req_copied(&req->tok);
     armcii_req_issued(req);
     if (wait)
         armcii_req_wait(call, req);
@@ -183,7 +186,7 @@ armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int targe
         armcii_req_wait(call, armcii_reqs.pool.oldest);
         req = armcii_pool_take(&armcii_reqs.pool);
     }
-    req->pending = 1; /* the issuer's, until armcii_req_issued */
+    req->tok.pending = 1; /* the issuer's, until armcii_req_issued */
     req->kind = (uint8_t)kind;
     req->target = target;
     req->implicit = (uint8_t)implicit;

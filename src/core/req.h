@@ -12,10 +12,11 @@
 
 #include <armci.h>
 
+#include "runtime.h"
 #include "../base/common.h"
 #include "../base/pool.h"
 #include "../base/select.h"
-#include "runtime.h"
+#include "../base/token.h"
 
 /** What the core keeps of one process of the job, in one place (req.c makes the table from
  *  what topo.c found, and counts the requests): a small operation to a target reads how
@@ -164,11 +165,11 @@ armcii_req_t *armcii_req_of_handle(const char *call, const armci_hdl_t *h,
  *  process when @p proc is negative (ARMCI_WaitProc, ARMCI_WaitAll). */
 void armcii_req_wait_implicit(const char *call, int proc);
 /** A transport operation of @p req completed. */
-void armcii_req_op_done(armcii_req_t *req);
+void armcii_req_op_done(armcii_token_t *tok);
 /** A blocking call's data has left (its request waits for an acknowledgement only). */
-void armcii_req_copied(armcii_req_t *req);
-/** The request in flight that armcii_req_cookie named; the job ends on a stale name. */
-armcii_req_t *armcii_req_of_cookie(uint64_t cookie);
+void armcii_req_copied(armcii_token_t *tok);
+/** The request in flight that armcii_token_cookie named; the job ends on a stale name. */
+armcii_token_t *armcii_req_of_cookie(uint64_t cookie);
 /** Mark @p req issued (drops the count armcii_req_new took): if nothing else is pending
  *  it completes at once. */
 void armcii_req_issued(armcii_req_t *req);

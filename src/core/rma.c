@@ -95,8 +95,8 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         req->on_release = armcii_cache_fill_end; /* delivers, then keeps a copy */
         dst = armcii_cache_fill_data(fill);
     }
-    armcii_ofi_get(call, req, dst, len, target, remote_addr(seg, src), armcii_seg_key(seg, target),
-                   proto);
+    armcii_ofi_get(call, &req->tok, dst, len, target, remote_addr(seg, src),
+                   armcii_seg_key(seg, target), proto);
     armcii_issue_end(call, &is, len);
     return 0;
 }
@@ -247,12 +247,12 @@ static open_msg_t *open_msg(const char *call, int target, armcii_op_t what, int 
     o->target = target;
     o->bytes = 0;
     o->req = armcii_req_new(call, ARMCII_REQ_AM, target, 1);
-    armcii_req_copied(o->req); /* not in flight: the progress thread need not poll for it */
+    armcii_req_copied(&o->req->tok); /* not in flight: the progress thread need not poll for it */
     o->what = what;
     o->type = type;
     if (what == ARMCII_OP_ACC)
         memcpy(o->scale, scale, armcii_acc_type_size(type));
-    o->b = armcii_amb_begin(call, o->req, what, type, scale, target);
+    o->b = armcii_amb_begin(call, &o->req->tok, what, type, scale, target);
     open_target[o - open_msgs] = target + 1;
     armcii_put_open_count++;
     return o;
@@ -335,7 +335,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         armcii_put_open_send(call, target); /* this one must not overtake it */
         armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = wait_here};
         armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_AM, target);
-        armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
+        armcii_amb_t *b = armcii_amb_begin(call, &req->tok, ARMCII_OP_PUT, 0, NULL, target);
         armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
         if (blocking && !wait_here)
             armcii_amb_end_lazy(b);
@@ -363,7 +363,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
         .wait_here = proto == ARMCII_PROTO_DIRECT || armcii_prog.sends_need_caller,
     };
     armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_PUT, target);
-    armcii_ofi_put(call, req, src, len, target, raddr, armcii_seg_key(seg, target), proto);
+    armcii_ofi_put(call, &req->tok, src, len, target, raddr, armcii_seg_key(seg, target), proto);
     armcii_issue_end(call, &is, len);
     return 0;
 }
@@ -402,7 +402,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
     armcii_order_before(call, ARMCII_REQ_AM, target);
     armcii_issue_t is = {.hdl = hdl, .blocking = !hdl, .wait_here = armcii_prog.sends_need_caller};
     armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_AM, target);
-    armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_PUT, 0, NULL, target);
+    armcii_amb_t *b = armcii_amb_begin(call, &req->tok, ARMCII_OP_PUT, 0, NULL, target);
     armcii_amb_add(b, (char *)(uintptr_t)src, (uint64_t)(uintptr_t)dst, len);
     armcii_amb_end_flag(b, (uint64_t)(uintptr_t)flag, value);
     armcii_issue_end(call, &is, len);
@@ -452,10 +452,10 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
             memcpy(staged, src, len);
         else
             armcii_acc_scale(type, scale, src, staged, len);
-        armcii_ofi_acc_hw(call, req, type, staged, len, target, remote_addr(seg, dst),
+        armcii_ofi_acc_hw(call, &req->tok, type, staged, len, target, remote_addr(seg, dst),
                           armcii_seg_key(seg, target));
     } else {
-        armcii_amb_t *b = armcii_amb_begin(call, req, ARMCII_OP_ACC, type, scale, target);
+        armcii_amb_t *b = armcii_amb_begin(call, &req->tok, ARMCII_OP_ACC, type, scale, target);
         armcii_amb_add(b, (char *)src, (uint64_t)(uintptr_t)dst, len);
         armcii_amb_end(b);
     }

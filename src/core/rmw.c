@@ -37,7 +37,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_ACC_HW, target);
         uint64_t result = 0, opnd = operand, cmp = comparand;
         uint32_t r32 = 0, o32 = (uint32_t)operand;
-        armcii_ofi_rmw_hw(call, req, op, size == 4 ? (void *)&r32 : (void *)&result,
+        armcii_ofi_rmw_hw(call, &req->tok, op, size == 4 ? (void *)&r32 : (void *)&result,
                           size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
                           armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
         armcii_issue_end(call, &is, size);
@@ -55,7 +55,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     armcii_issue_t is = {.blocking = 1, .wait_here = 1};
     armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_AM, target);
     uint64_t result = 0;
-    armcii_am_rmw(call, req, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
+    armcii_am_rmw(call, &req->tok, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
                   comparand);
     armcii_issue_end(call, &is, size);
     return size == 4 ? (uint32_t)result : result;

@@ -435,11 +435,11 @@ void armcii_am_handle(ofi_op_t *op, size_t len)
 
 /* ---- origin side: requests ---- */
 
-void am_send_request(const char *call, const char *what, armcii_req_t *req, int target, void *b,
+void am_send_request(const char *call, const char *what, armcii_token_t *tok, int target, void *b,
                      size_t len)
 {
     am_hdr_t *h = b;
-    armcii_req_op_posted(req);
+    armcii_token_posted(tok);
     h->seq = am.peers[target].seq_out++;
     /* a flagged put, or a put whose builder ended lazily (armcii_amb_end_lazy) */
     int lazy = h->kind == AM_PUTF || (h->kind == AM_PUTV && h->type == ACK_DEFERRED);
@@ -452,9 +452,9 @@ void am_send_request(const char *call, const char *what, armcii_req_t *req, int 
          * seeing the flag could answer no request for the acknowledgement, whereas one
          * sent with the flag's own progress call gets there. */
         h->type = ACK_DEFERRED;
-        am_acks_defer(&am.acks, target, req, h->seq);
+        am_acks_defer(&am.acks, target, tok, h->seq);
         armcii_am_deferred++;
-        armcii_tp.copied(req);
+        armcii_tp.copied(tok);
     }
     OFI_RETRY(call, what, target, try_send_bounce(target, b, len));
 }

@@ -46,7 +46,7 @@ int am_acks_due(am_acks_t *a, int src, uint32_t applied)
     return 1;
 }
 
-void am_acks_defer(am_acks_t *a, int target, armcii_req_t *r, uint32_t seq)
+void am_acks_defer(am_acks_t *a, int target, armcii_token_t *r, uint32_t seq)
 {
     ARMCII_INVARIANT(r->index >= 0 && r->index < a->nlinks, "request slot %d outside the %d links",
                      r->index, a->nlinks);
@@ -58,10 +58,10 @@ void am_acks_defer(am_acks_t *a, int target, armcii_req_t *r, uint32_t seq)
     a->peer[target].tail = r;
 }
 
-int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_req_t *))
+int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_token_t *))
 {
     int n = 0;
-    armcii_req_t *r;
+    armcii_token_t *r;
     /* message number s is applied once the count exceeds it */
     while ((r = a->peer[target].head) && !am_reached(a->link[r->index].seq, acked)) {
         a->peer[target].head = a->link[r->index].next;
@@ -75,7 +75,7 @@ int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_r
 
 int am_acks_to_ask(am_acks_t *a, int target, uint32_t *upto_p)
 {
-    armcii_req_t *last = a->peer[target].tail;
+    armcii_token_t *last = a->peer[target].tail;
     if (!last)
         return 0;
     uint32_t upto = a->link[last->index].seq + 1;

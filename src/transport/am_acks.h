@@ -7,27 +7,27 @@
  * applied here; the count is due when they have. Origin side: the flagged puts to each
  * target whose acknowledgement is deferred, oldest first, each with its message's
  * sequence number; a count from the target completes those it covers. The lists are
- * linked through a table of the transport's own, one entry per request slot (req->index).
+ * linked through a table of the transport's own, one entry per request slot (tok->index).
  */
 #ifndef ARMCII_AM_ACKS_H
 #define ARMCII_AM_ACKS_H
 
 #include <stdint.h>
 
-#include "../base/pool.h"
+#include "../base/token.h"
 
 /* Both sides' state for one other process, together. */
 typedef struct {
-    uint32_t want;      /* as its target: send the count once its applied requests reach this */
-    uint32_t asked;     /* as its origin: the count last asked of it */
-    int wanted;         /* want is set */
-    armcii_req_t *head; /* as its origin: deferred flagged puts to it, oldest first */
-    armcii_req_t *tail;
+    uint32_t want;        /* as its target: send the count once its applied requests reach this */
+    uint32_t asked;       /* as its origin: the count last asked of it */
+    int wanted;           /* want is set */
+    armcii_token_t *head; /* as its origin: deferred flagged puts to it, oldest first */
+    armcii_token_t *tail;
 } am_acks_peer_t;
 
 /* A deferred put's place in its target's list. */
 typedef struct {
-    armcii_req_t *next;
+    armcii_token_t *next;
     uint32_t seq; /* its message's sequence number */
 } am_acks_link_t;
 
@@ -59,10 +59,10 @@ int am_acks_asked(am_acks_t *a, int src, uint32_t applied, uint32_t upto);
 int am_acks_due(am_acks_t *a, int src, uint32_t applied);
 
 /** Origin: flagged put @p r, message number @p seq to @p target, awaits the target's count. */
-void am_acks_defer(am_acks_t *a, int target, armcii_req_t *r, uint32_t seq);
+void am_acks_defer(am_acks_t *a, int target, armcii_token_t *r, uint32_t seq);
 /** Origin: @p target has applied @p acked of our requests: takes off the deferred puts
  *  that covers, oldest first, and calls @p done for each. Returns how many. */
-int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_req_t *));
+int am_acks_took(am_acks_t *a, int target, uint32_t acked, void (*done)(armcii_token_t *));
 /** Origin: 1 and in @p upto_p the count to ask @p target for, to complete every deferred
  *  put to it; 0 when none is deferred or that count was asked already (the answer is on
  *  its way). */

@@ -17,7 +17,7 @@ struct armcii_amb {
     int target, type;
     size_t esize;
     unsigned char scale[16];
-    armcii_req_t *req;
+    armcii_token_t *tok;
     char *buf;     /* bounce buffer being filled, or NULL */
     size_t used;   /* bytes of buf in use */
     size_t reply;  /* GETV: bytes the reply will carry */
@@ -56,7 +56,7 @@ static void ctx_grow(const char *call, am_ctx_t *c, size_t cap, size_t n)
     c->cap = cap;
 }
 
-am_ctx_t *am_ctx_get(const char *call, armcii_req_t *req)
+am_ctx_t *am_ctx_get(const char *call, armcii_token_t *tok)
 {
     am_ctx_t *c = nctx_kept > 0 ? ctx_kept[--nctx_kept] : calloc(1, sizeof(*c));
     if (!c)
@@ -64,7 +64,7 @@ am_ctx_t *am_ctx_get(const char *call, armcii_req_t *req)
     if (c->cap == 0)
         ctx_grow(call, c, CTX_FIRST_CAP, 0);
     c->magic = CTX_MAGIC;
-    c->req = req;
+    c->tok = tok;
     c->n = 0;
     c->result = NULL;
     c->rsize = 0;
@@ -111,10 +111,10 @@ static void amb_open(armcii_amb_t *b)
     b->used = sizeof(*h);
     b->reply = 0;
     if (b->kind == AM_GETV) {
-        b->ctx = am_ctx_get(b->call, b->req);
+        b->ctx = am_ctx_get(b->call, b->tok);
         h->cookie = (uint64_t)(uintptr_t)b->ctx;
     } else {
-        h->cookie = armcii_req_cookie(b->req);
+        h->cookie = armcii_token_cookie(b->tok);
     }
 }
 
@@ -123,12 +123,12 @@ static void amb_send(armcii_amb_t *b)
 {
     if (!b->buf)
         return;
-    am_send_request(b->call, "fi_send", b->req, b->target, b->buf, b->used);
+    am_send_request(b->call, "fi_send", b->tok, b->target, b->buf, b->used);
     b->buf = NULL;
     b->ctx = NULL;
 }
 
-armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_token_t *tok, armcii_op_t what, int type,
                                const void *scale, int target)
 {
     armcii_amb_t *b = nbuilders_kept > 0 ? builders_kept[--nbuilders_kept] : malloc(sizeof(*b));
@@ -142,7 +142,7 @@ armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t 
     if (what == ARMCII_OP_ACC)
         memcpy(b->scale, scale, b->esize);
     b->target = target;
-    b->req = req;
+    b->tok = tok;
     return b;
 }
 
@@ -350,10 +350,10 @@ void armcii_amb_end_flag(armcii_amb_t *b, uint64_t flag, int value)
     armcii_amb_end(b);
 }
 
-void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
+void armcii_am_rmw(const char *call, armcii_token_t *tok, int op, void *result, size_t rsize,
                    int target, uint64_t addr, uint64_t operand, uint64_t comparand)
 {
-    am_ctx_t *c = am_ctx_get(call, req);
+    am_ctx_t *c = am_ctx_get(call, tok);
     c->result = result;
     c->rsize = rsize;
     char *b = armcii_ofi_bounce_get(call);
@@ -366,5 +366,5 @@ void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, si
     h->arg[0] = addr;
     h->arg[1] = operand;
     memcpy(h->scale, &comparand, sizeof(comparand));
-    am_send_request(call, "fi_send (read-modify-write)", req, target, b, sizeof(*h));
+    am_send_request(call, "fi_send (read-modify-write)", tok, target, b, sizeof(*h));
 }

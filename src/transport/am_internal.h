@@ -58,7 +58,7 @@ typedef struct {
 #define CTX_MAGIC 0x61726d63u
 typedef struct {
     uint32_t magic;
-    armcii_req_t *req;
+    armcii_token_t *tok;
     size_t n;   /* GETV: blocks to scatter */
     size_t cap; /* room in lptr and llen */
     char **lptr;
@@ -86,7 +86,7 @@ void am_target_register(void);
 
 /** A context for a GETV or RMW request (am_build.c): one kept from an earlier request
  *  when there is one, so that a small operation allocates nothing. */
-am_ctx_t *am_ctx_get(const char *call, armcii_req_t *req);
+am_ctx_t *am_ctx_get(const char *call, armcii_token_t *tok);
 /** A reply has been taken: @p c is kept for the next request (or freed). */
 void am_ctx_release(am_ctx_t *c);
 /** At finalize: the kept contexts and message builders freed. */
@@ -99,10 +99,10 @@ void am_send_small(int to, am_hdr_t *msg, size_t len);
 /** From a handler: bounce buffer @p b sent now or after the queued ones; it returns to the
  *  pool when the send completes. */
 void am_send_bounce_later(int to, void *b, size_t len);
-/** Origin: request @p b (a bounce buffer, @p len bytes) of @p req to @p target, numbered in
+/** Origin: request @p b (a bounce buffer, @p len bytes) of @p tok to @p target, numbered in
  *  its order; a flagged put's acknowledgement deferred where it may be. @p what names the
  *  operation in errors. */
-void am_send_request(const char *call, const char *what, armcii_req_t *req, int target, void *b,
+void am_send_request(const char *call, const char *what, armcii_token_t *tok, int target, void *b,
                      size_t len);
 
 #endif

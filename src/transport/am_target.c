@@ -255,9 +255,9 @@ static int take_getv_reply(const am_hdr_t *h, size_t len)
             memcpy(c->lptr[i], d, c->llen[i]);
         d += c->llen[i];
     }
-    armcii_req_t *req = c->req;
+    armcii_token_t *tok = c->tok;
     am_ctx_release(c);
-    armcii_tp.op_done(req);
+    armcii_tp.op_done(tok);
     return 1;
 }
 
@@ -284,9 +284,9 @@ static int take_rmw_reply(const am_hdr_t *h, size_t len)
     } else {
         memcpy(c->result, &h->arg[0], 8);
     }
-    armcii_req_t *req = c->req;
+    armcii_token_t *tok = c->tok;
     am_ctx_release(c);
-    armcii_tp.op_done(req);
+    armcii_tp.op_done(tok);
     return 1;
 }
 

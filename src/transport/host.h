@@ -4,7 +4,7 @@
  * settings it reads, handed over once at start-up (armcii_tp_configure), and the calls
  * back into the layers above it, as pointers the core fills in. The transport reads no
  * state of the core's and calls none of its functions but these; below it is src/base
- * alone: the request's inline helpers (pool.h), errors and the clock (common.h), the
+ * alone: a request's completion token (token.h), errors and the clock (common.h), the
  * accumulate kernels (acc.h), where arriving data land (place.h), the counters (stats.h)
  * and the heap allocator (halloc.h). docs/layers.md lists what it may include.
  */
@@ -19,21 +19,21 @@
 #include "../base/common.h"
 #include "../base/env.h"
 #include "../base/region.h"
-#include "../base/pool.h"
+#include "../base/token.h"
 
 typedef struct {
     int rank, nproc;                      /* in comm */
     int node_rank, node_size;             /* in node_comm */
     int shm;                              /* the node's processes map one another's memory */
-    int max_requests;                     /* requests in flight at most: req->index is below it */
+    int max_requests;                     /* requests in flight at most: tok->index is below it */
     MPI_Comm comm, node_comm;             /* the job's, duplicated; the node's */
     const armcii_env_t *env;              /* the settings (read only) */
     const armcii_region_table_t *regions; /* every process's allocations: what a message
                                              may target here (a lookup moves its cursor) */
     /* Back into the core. */
-    void (*op_done)(armcii_req_t *req);                      /* one operation of req completed */
-    void (*copied)(armcii_req_t *req);                       /* a blocking put's data has left */
-    armcii_req_t *(*of_cookie)(uint64_t cookie);             /* the request a reply names */
+    void (*op_done)(armcii_token_t *tok);                    /* one operation of tok completed */
+    void (*copied)(armcii_token_t *tok);                     /* a blocking put's data has left */
+    armcii_token_t *(*of_cookie)(uint64_t cookie);           /* the token a reply names */
     void (*make_progress)(const char *call, unsigned *idle); /* poll once while waiting */
     /* Into the job's health. */
     void (*blame)(const char *call, int rank); /* ends the job if rank is known dead */

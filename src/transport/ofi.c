@@ -725,8 +725,8 @@ static void complete_op(ofi_op_t *op)
         armcii_place_copy(op->copy_to, op->bounce, op->copy_len, 0);
     if (op->bounce)
         armcii_ofi_bounce_put(op->bounce);
-    if (op->req)
-        armcii_tp.op_done(op->req);
+    if (op->tok)
+        armcii_tp.op_done(op->tok);
     armcii_ofi_op_put(op);
 }
 
@@ -795,16 +795,16 @@ int armcii_ofi_progress(void)
 
 /* ---- RMA ---- */
 
-static ofi_op_t *new_rma_op(const char *call, armcii_req_t *req, int target, const void *local)
+static ofi_op_t *new_rma_op(const char *call, armcii_token_t *tok, int target, const void *local)
 {
     ofi_op_t *op = armcii_ofi_op_get();
     op->kind = OFI_OP_RMA;
-    op->req = req;
+    op->tok = tok;
     op->target = target;
     op->call = call;
     op->local = local;
-    if (req)
-        armcii_req_op_posted(req);
+    if (tok)
+        armcii_token_posted(tok);
     return op;
 }
 
@@ -818,7 +818,7 @@ static size_t piece_max(armcii_proto_t proto)
     return max;
 }
 
-void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
+void armcii_ofi_get(const char *call, armcii_token_t *tok, void *dst, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
     fi_addr_t a = armcii_ofi.peers[target].addr;
@@ -831,12 +831,12 @@ void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, 
         if (proto == ARMCII_PROTO_BUFFERED) {
             buf = armcii_ofi_bounce_get(call);
             desc = armcii_ofi.bounce_mr.desc;
-            op = new_rma_op(call, req, target, NULL);
+            op = new_rma_op(call, tok, target, NULL);
             op->bounce = buf;
             op->copy_to = to;
             op->copy_len = n;
         } else {
-            op = new_rma_op(call, req, target, to);
+            op = new_rma_op(call, tok, target, to);
         }
         desc = OFI_LOCAL(call, "fi_read", target, buf, n, desc);
         OFI_RETRY(call, "fi_read", target,
@@ -845,7 +845,7 @@ void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, 
     } while (off < len);
 }
 
-void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len, int target,
+void armcii_ofi_put(const char *call, armcii_token_t *tok, const void *src, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
     fi_addr_t a = armcii_ofi.peers[target].addr;
@@ -871,10 +871,10 @@ void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t
             memcpy(b, from, n);
             buf = b;
             desc = armcii_ofi.bounce_mr.desc;
-            op = new_rma_op(call, req, target, NULL);
+            op = new_rma_op(call, tok, target, NULL);
             op->bounce = b;
         } else {
-            op = new_rma_op(call, req, target, from);
+            op = new_rma_op(call, tok, target, from);
         }
         desc = OFI_LOCAL(call, "fi_write", target, buf, n, desc);
         OFI_RETRY(call, "fi_write", target,
@@ -890,11 +890,11 @@ int armcii_ofi_unflushed(int target)
 
 /* With read-after-write ordering a read that returns was served after the earlier writes
  * landed: it is the flush. */
-void armcii_ofi_flush_post(const char *call, armcii_req_t *req, int target)
+void armcii_ofi_flush_post(const char *call, armcii_token_t *tok, int target)
 {
     armcii_ofi.peers[target].unflushed = 0;
     void *b = armcii_ofi_bounce_get(call);
-    ofi_op_t *op = new_rma_op(call, req, target, NULL);
+    ofi_op_t *op = new_rma_op(call, tok, target, NULL);
     op->kind = OFI_OP_FLUSH;
     op->bounce = b;
     void *desc =

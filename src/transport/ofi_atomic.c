@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <armci.h>
+
 #include "ofi_internal.h"
 #include "../base/hot.h"
 #include "../base/acc.h"
@@ -95,8 +97,8 @@ const char *armcii_ofi_atomics_policy(const char *prov)
     return atomics_emulated(prov) ? "software emulation (ours is used)" : "native";
 }
 
-void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,
-                       int target, uint64_t raddr, uint64_t key)
+void armcii_ofi_acc_hw(const char *call, armcii_token_t *tok, int type, const void *src,
+                       size_t bytes, int target, uint64_t raddr, uint64_t key)
 {
     size_t esize = armcii_acc_type_size(type);
     size_t total = bytes / esize;
@@ -104,9 +106,9 @@ void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void
         size_t count = total - done < max_count[type] ? total - done : max_count[type];
         ofi_op_t *op = armcii_ofi_op_get();
         op->kind = OFI_OP_RMA;
-        op->req = req;
+        op->tok = tok;
         op->target = target;
-        armcii_req_op_posted(req);
+        armcii_token_posted(tok);
         void *desc = OFI_LOCAL(call, "fi_atomic", target, (const char *)src + done * esize,
                                count * esize, NULL);
         OFI_RETRY(call, "fi_atomic", target,
@@ -119,15 +121,15 @@ void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void
         armcii_ofi_mark_unflushed(target);
 }
 
-void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
+void armcii_ofi_rmw_hw(const char *call, armcii_token_t *tok, int op, void *result,
                        const void *operand, const void *comparand, int target, uint64_t raddr,
                        uint64_t key)
 {
     ofi_op_t *o = armcii_ofi_op_get();
     o->kind = OFI_OP_RMA;
-    o->req = req;
+    o->tok = tok;
     o->target = target;
-    armcii_req_op_posted(req);
+    armcii_token_posted(tok);
     fi_addr_t a = armcii_ofi.peers[target].addr;
     /* (no registered operand or result: never used where local buffers need them) */
     (void)OFI_LOCAL(call, "fi_fetch_atomic", target, result, 8, NULL);

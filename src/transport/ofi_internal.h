@@ -53,7 +53,7 @@ typedef enum { OFI_OP_RMA, OFI_OP_SEND, OFI_OP_RECV, OFI_OP_FLUSH } ofi_op_kind_
 typedef struct ofi_op {
     struct fi_context2 ctx;
     ofi_op_kind_t kind;
-    armcii_req_t *req; /* request this operation belongs to, or NULL */
+    armcii_token_t *tok; /* request this operation belongs to, or NULL */
     int target;
     const char *call;  /* RMA: the ARMCI call that issued it, for an error's message */
     const void *local; /* RMA: the caller's buffer when it is used in place, else NULL */

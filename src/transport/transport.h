@@ -5,13 +5,14 @@
  * libfabric (ofi*.c, am*.c). Nothing else of src/transport is visible outside it.
  *
  * The core posts an operation (get, put, accumulate, read-modify-write, a message built
- * by armcii_amb_*, a flush read) to a target, naming a request as its completion token;
- * the core makes the request and waits for it. The transport reads a request's cookie and
- * index (pool.h) and calls back only through its host (host.h), which the core hands it at
- * start-up with the process's place in the job and the settings it reads:
- *   op_done(req)        one operation of req completed;
+ * by armcii_amb_*, a flush read) to a target, naming a request's completion token
+ * (token.h: its slot, generation and count of operations posted); the core makes the
+ * request and waits for it, and the transport never sees more of it. It calls back only
+ * through its host (host.h), which the core hands it at start-up with the process's place
+ * in the job and the settings it reads:
+ *   op_done(tok)        one operation of tok completed;
  *   of_cookie(c)        the request a reply names;
- *   copied(req)         a blocking call's data has left; only an ack is due;
+ *   copied(tok)         a blocking call's data has left; only an ack is due;
  *   make_progress       poll while no bounce buffer is free;
  *   blame, check_holder, poll_peers
  *                       the job's health, when a wait is long or a peer is gone.
@@ -112,30 +113,30 @@ armcii_status_t armcii_ofi_mr_reg_key(const char *call, void *buf, size_t len, u
 /** The least key this process has not used for a registration. */
 uint64_t armcii_ofi_key_next(void);
 void armcii_ofi_mr_dereg(armcii_mr_t *mr);
-void armcii_ofi_get(const char *call, armcii_req_t *req, void *dst, size_t len, int target,
+void armcii_ofi_get(const char *call, armcii_token_t *tok, void *dst, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto);
-void armcii_ofi_put(const char *call, armcii_req_t *req, const void *src, size_t len, int target,
+void armcii_ofi_put(const char *call, armcii_token_t *tok, const void *src, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto);
 /** Read-modify-write through libfabric atomics (where caps.rmw_ops has the op and
  *  accumulates use atomics too). The buffers must stay until the request completes. */
-void armcii_ofi_rmw_hw(const char *call, armcii_req_t *req, int op, void *result,
+void armcii_ofi_rmw_hw(const char *call, armcii_token_t *tok, int op, void *result,
                        const void *operand, const void *comparand, int target, uint64_t raddr,
                        uint64_t key);
 /** Have writes to @p target completed locally that may not have landed remotely? */
 int armcii_ofi_unflushed(int target);
-/** Posts, as operation of @p req, the read that makes those writes remotely complete:
+/** Posts, as operation of @p tok, the read that makes those writes remotely complete:
  *  once it completes they have landed. */
-void armcii_ofi_flush_post(const char *call, armcii_req_t *req, int target);
+void armcii_ofi_flush_post(const char *call, armcii_token_t *tok, int target);
 void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
 /** Accumulate with libfabric atomics (where caps.acc_types has @p type). */
-void armcii_ofi_acc_hw(const char *call, armcii_req_t *req, int type, const void *src, size_t bytes,
-                       int target, uint64_t raddr, uint64_t key);
+void armcii_ofi_acc_hw(const char *call, armcii_token_t *tok, int type, const void *src,
+                       size_t bytes, int target, uint64_t raddr, uint64_t key);
 
 /* Active-message builder: blocks of one operation to one target, packed into as few
- * messages as bounce buffers allow. Each message adds one to req->pending, completed by
+ * messages as bounce buffers allow. Each message adds one to tok->pending, completed by
  * the target's acknowledgement (put, acc) or reply (get). */
 typedef struct armcii_amb armcii_amb_t;
-armcii_amb_t *armcii_amb_begin(const char *call, armcii_req_t *req, armcii_op_t what, int type,
+armcii_amb_t *armcii_amb_begin(const char *call, armcii_token_t *tok, armcii_op_t what, int type,
                                const void *scale, int target);
 void armcii_amb_add(armcii_amb_t *b, char *local, uint64_t remote, size_t len);
 /** Records of @p len bytes (1 to 64) from @p local[k] to @p remote[k], k < @p n, packed in
@@ -163,7 +164,7 @@ static inline void armcii_am_want_acks(int target)
         armcii_am_ask_acks(target);
 }
 /** Read-modify-write applied by the target; the old value lands in @p result at completion. */
-void armcii_am_rmw(const char *call, armcii_req_t *req, int op, void *result, size_t rsize,
+void armcii_am_rmw(const char *call, armcii_token_t *tok, int op, void *result, size_t rsize,
                    int target, uint64_t addr, uint64_t operand, uint64_t comparand);
 
 #endif

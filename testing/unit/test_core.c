@@ -399,11 +399,11 @@ static void test_pool(void)
     CU_ASSERT_PTR_NULL(armcii_pool_take(&p)); /* exhausted */
     CU_ASSERT_PTR_EQUAL(p.oldest, a);
     CU_ASSERT_PTR_EQUAL(p.newest, c);
-    uint32_t bgen = b->gen;
+    uint32_t bgen = b->tok.gen;
     armcii_pool_release(&p, b);
     CU_ASSERT_EQUAL(p.nactive, 2);
     CU_ASSERT_PTR_EQUAL(a->newer, c); /* unlinked from the middle */
-    CU_ASSERT_NOT_EQUAL(b->gen, bgen);
+    CU_ASSERT_NOT_EQUAL(b->tok.gen, bgen);
     armcii_req_t *d = armcii_pool_take(&p);
     CU_ASSERT_PTR_EQUAL(d, b); /* the slot comes back with a new generation */
     CU_ASSERT_PTR_EQUAL(p.newest, d);
@@ -465,7 +465,7 @@ static void test_handles(void)
     CU_ASSERT_TRUE(armcii_hdl_is_aggregate(&h));
 
     armcii_req_t *q = armcii_pool_take(&p);
-    armcii_hdl_set(&h, q->index, q->gen, 0);
+    armcii_hdl_set(&h, q->tok.index, q->tok.gen, 0);
     CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_ACTIVE);
     CU_ASSERT_PTR_EQUAL(r, q);
     q->implicit = 1; /* an implicit request is never reachable through a handle */
@@ -479,7 +479,7 @@ static void test_handles(void)
     CU_ASSERT_EQUAL(armcii_hdl_state(&p, &h, &r), ARMCII_HDL_DONE);
 
     armci_hdl_t future = h; /* a generation the slot never had */
-    armcii_hdl_set(&future, q->index, q->gen + 5, 0);
+    armcii_hdl_set(&future, q->tok.index, q->tok.gen + 5, 0);
     CU_ASSERT_EQUAL(armcii_hdl_state(&p, &future, &r), ARMCII_HDL_BAD);
     armci_hdl_t out = h;
     out.slot = 4; /* beyond the pool */
@@ -1010,10 +1010,10 @@ static void test_nic_pick(void)
 
 /* ---- deferred acknowledgements of flagged puts (src/transport/am_acks.c) ---- */
 
-static armcii_req_t *acks_done[8];
+static armcii_token_t *acks_done[8];
 static int acks_ndone;
 
-static void acks_record(armcii_req_t *r)
+static void acks_record(armcii_token_t *r)
 {
     if (acks_ndone < 8)
         acks_done[acks_ndone] = r;
@@ -1052,7 +1052,7 @@ static void test_am_acks(void)
     CU_ASSERT_EQUAL(am_acks_to_ask(&a, 1, &upto), 0);
     CU_ASSERT_EQUAL(am_acks_took(&a, 1, 100, acks_record), 0);
     /* three flagged puts to target 1, messages 4, 6 and 9 */
-    armcii_req_t r[3];
+    armcii_token_t r[3];
     memset(r, 0, sizeof(r));
     for (int i = 0; i < 3; i++)
         r[i].index = i + 1; /* slots 1-3 of the 4 the lists were made for */
