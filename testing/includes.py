@@ -4,7 +4,7 @@
 
 A header provides the names it declares at file scope: functions (prototypes and inline
 definitions), types (typedefs, struct tags), globals declared extern, macros and enum
-constants of the project (armcii_, am_, ARMCII_). A file uses a name when its text, with
+constants of the project (armcii_, am_, ofi_ and their capitals). A file uses a name when its text, with
 the comments removed (gcc -fpreprocessed), holds it; a struct it declares itself
 (`struct armcii_iter;`) it does not need a header for.
 
@@ -18,7 +18,7 @@ the comments removed (gcc -fpreprocessed), holds it; a struct it declares itself
 
 Prints one line per fault; exits 1 when there is one. Headers outside src/ (<armci.h>,
 system headers) are not concerned, nor names that are not the project's (libfabric's and
-MPI's types): a file of src/transport, which wraps libfabric's, is beyond this reading.
+MPI's types).
 """
 import glob
 import os
@@ -26,8 +26,10 @@ import re
 import subprocess
 import sys
 
-PREFIX = r"(?:armcii|am|ARMCII)_[A-Za-z0-9_]+"
+PREFIX = r"(?:armcii|am|ARMCII|AM|ofi|OFI)_[A-Za-z0-9_]+"
 EXEMPT = {"armcii.h", "env_defs.h"}
+# A module's face includes the private headers it stands for (below).
+STANDS_FOR = {"transport.h": {"host.h"}}
 # Outside its folder a module is reached through its face, which also stands for the
 # private headers it includes (transport.h for host.h).
 FACES = {"transport.h", "getcache.h", "health.h", "collectives.h", "agg.h"}
@@ -79,6 +81,8 @@ def main(argv):
                 continue
             for inc in written:
                 if inc not in known or os.path.basename(inc) in EXEMPT:
+                    continue
+                if inc in STANDS_FOR.get(os.path.basename(f), ()):
                     continue
                 h = known[inc]
                 if h not in cache:

@@ -53,17 +53,16 @@ grep -nE 'armcii_req_t|armcii_req_[a-z_]+\(|pool\.h' "$top"/src/transport/*.[ch]
 [ -s "$log" ] && status=1 || status=0
 report $status "the transport sees a request as its completion token alone" "$log"
 rm -f "$log"
-# Every file includes the project's headers whose names it uses and no other, not
-# through another header (testing/includes.py --strict; the transport, whose headers
-# wrap libfabric's names, is beyond its reading); the API layer includes nothing it does
-# not use (it takes the core whole, through armcii.h).
+# Every file under src/ includes the project's headers whose names it uses and no other,
+# not through another header (testing/includes.py --strict); the API layer includes
+# nothing it does not use (it takes the core whole, through armcii.h).
 if ! command -v python3 >/dev/null; then
     skip "each file includes the headers it uses and no other" \
         "python3 is not installed (apt-get install python3)"
 else
     log=$(mktemp)
-    python3 "$here/includes.py" --strict "$top" src/base src/core src/agg src/coll src/cache \
-        src/health >>"$log" 2>&1
+    python3 "$here/includes.py" --strict "$top" src/base src/transport src/health src/cache \
+        src/core src/agg src/coll >>"$log" 2>&1
     python3 "$here/includes.py" "$top" armci >>"$log" 2>&1
     [ -s "$log" ] && status=1 || status=0
     report $status "each file includes the headers it uses and no other (armci: no other)" "$log"

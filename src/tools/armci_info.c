@@ -11,6 +11,8 @@
  *   armci-info --check    a site's bring-up: can this node (or, under a launcher, every
  *                         host) run armci-ofi jobs (armci_check.c)
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -32,10 +32,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/invariant.h"
-#include "../base/stats.h"
 #include "am_acks.h"
 #include "am_internal.h"
+#include "host.h"
+#include "ofi_internal.h"
+#include "transport.h"
+#include "../base/common.h"
+#include "../base/invariant.h"
+#include "../base/stats.h"
+#include "../base/token.h"
 
 #define AM_NRECV 32
 

@@ -5,6 +5,7 @@
 
 #include "am_acks.h"
 #include "../base/invariant.h"
+#include "../base/token.h"
 
 int am_acks_init(am_acks_t *a, int n, int nlinks)
 {

@@ -9,7 +9,13 @@
 #include <string.h>
 
 #include "am_internal.h"
+#include "host.h"
+#include "ofi_internal.h"
+#include "transport.h"
 #include "../base/acc.h"
+#include "../base/common.h"
+#include "../base/op.h"
+#include "../base/token.h"
 
 struct armcii_amb {
     const char *call;

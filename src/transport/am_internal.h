@@ -6,7 +6,10 @@
 #ifndef ARMCII_AM_INTERNAL_H
 #define ARMCII_AM_INTERNAL_H
 
-#include "ofi_internal.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/token.h"
 
 enum {
     AM_PUTV = 0x414d5001u,

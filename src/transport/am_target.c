@@ -14,10 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/place.h"
-#include "../base/stats.h"
 #include "am_internal.h"
+#include "host.h"
+#include "ofi_internal.h"
+#include "transport.h"
 #include "../base/acc.h"
+#include "../base/common.h"
+#include "../base/op.h"
+#include "../base/place.h"
+#include "../base/region.h"
+#include "../base/stats.h"
+#include "../base/token.h"
 
 static void check_range(const am_hdr_t *h, uint64_t addr, uint64_t len)
 {

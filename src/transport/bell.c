@@ -28,8 +28,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "transport.h"
+#include "host.h"
 #include "ofi_internal.h"
+#include "transport.h"
+#include "../base/common.h"
 #include "../base/stats.h"
 
 /* An IPv4 or IPv6 address: 28 bytes a process, not sockaddr_storage's 128, as every

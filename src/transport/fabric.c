@@ -6,6 +6,10 @@
  * knows them all.
  */
 #include "am_internal.h"
+#include "ofi_internal.h"
+#include "transport.h"
+#include "../base/caps.h"
+#include "../base/common.h"
 
 armcii_status_t armcii_ofi_init(armcii_caps_t *caps)
 {

@@ -16,7 +16,6 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "../base/common.h"
 #include "../base/env.h"
 #include "../base/region.h"
 #include "../base/token.h"

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host.h"
 #include "nodelock.h"
+#include "host.h"
 
 #define SPINS 128 /* about the time of a short accumulate, before the first sleep */
 

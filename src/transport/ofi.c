@@ -14,10 +14,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "ofi_internal.h"
+#include "transport.h"
+#include "../base/caps.h"
+#include "../base/common.h"
 #include "../base/invariant.h"
 #include "../base/place.h"
+#include "../base/select.h"
 #include "../base/stats.h"
+#include "../base/token.h"
 
 ofi_state_t armcii_ofi;
 

@@ -9,8 +9,11 @@
 #include <armci.h>
 
 #include "ofi_internal.h"
-#include "../base/hot.h"
+#include "transport.h"
 #include "../base/acc.h"
+#include "../base/caps.h"
+#include "../base/op.h"
+#include "../base/token.h"
 
 static const enum fi_datatype acc_to_fi[6] = {
     [ARMCI_ACC_INT] = FI_INT32,         [ARMCI_ACC_LNG] = FI_INT64,

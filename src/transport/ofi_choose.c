@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ofi_internal.h"
 #include "nic.h"
+#include "ofi_internal.h"
+#include "../base/common.h"
 
 #define OFI_VERSION FI_VERSION(1, 10)
 

@@ -3,6 +3,10 @@
 #ifndef ARMCII_OFI_INTERNAL_H
 #define ARMCII_OFI_INTERNAL_H
 
+#include "config.h"
+
+#include <mpi.h>
+
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
 #include <rdma/fi_cm.h>
@@ -11,7 +15,9 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
-#include "transport.h"
+#include "../base/caps.h"
+#include "../base/common.h"
+#include "../base/token.h"
 
 /** Opens the doorbell beside the endpoint named @p name (collective over the world):
  *  where every process can, and ARMCI_DOORBELL_US asks for one. */

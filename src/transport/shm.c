@@ -24,10 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport.h"
+#include "host.h"
 #include "nodelock.h"
-#include "../base/hot.h"
+#include "transport.h"
 #include "../base/acc.h"
+#include "../base/common.h"
+#include "../base/halloc.h"
+#include "../base/hot.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000

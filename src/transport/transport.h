@@ -33,6 +33,8 @@
 #define ARMCII_TRANSPORT_H
 
 #include "host.h"
+#include "../base/common.h"
+#include "../base/token.h"
 #include "../base/caps.h"
 #include "../base/op.h"
 #include "../base/select.h"
