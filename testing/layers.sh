@@ -247,6 +247,16 @@ fi
 [ -s "$log" ] && status=1 || status=0
 report $status "folders depend one way: base, then transport, health and cache, then core, then agg and coll, then armci" "$log"
 rm -f "$log"
+# make dist ships the sources Makefile.am names and no other: every C file and header of
+# the library is named there (a header left out builds here and fails from the tarball).
+log=$(mktemp)
+for f in "$top"/armci/*.[ch] "$top"/src/*/*.[ch]; do
+    rel=${f#"$top"/}
+    grep -qF "$rel" "$top/Makefile.am" || echo "$rel is not named in Makefile.am" >>"$log"
+done
+[ -s "$log" ] && status=1 || status=0
+report $status "every source file of the library is named in Makefile.am" "$log"
+rm -f "$log"
 # libfabric is opened when the fabric is first needed (src/transport/ofi_load.c), not
 # when a program is loaded: Debian's libfabric pulls in PSM libraries whose constructors
 # sleep 0.2 s in every process. The library must neither depend on it nor refer to it.
