@@ -24,6 +24,9 @@ allowed() {
     esac
 }
 
+# every C file and header of the library (the paths hold no blanks)
+lib_files=$(ls "$top"/armci/*.[ch] "$top"/src/*/*.[ch])
+
 for dir in armci src/base src/core src/transport src/health src/agg src/cache src/coll src/tools; do
     log=$(mktemp)
     re=$(allowed "$dir")
@@ -103,7 +106,7 @@ echo "$owners" | while read -r name owner header; do
         echo "$name is not defined in its owner, $owner" >>"$log"
     written="\\b$name\\b((\\.|->)[A-Za-z_][A-Za-z_0-9]*|\\[[^]]*\\])*[[:space:]]*(([-+*/%&|^]|<<|>>)?=([^=]|\$)|\\+\\+|--)"
     written="$written|(\\+\\+|--)[[:space:]]*$name\\b|(^|[^&])&[[:space:]]*$name\\b"
-    for f in "$top"/armci/*.[ch] "$top"/src/*/*.[ch]; do
+    for f in $lib_files; do
         rel=${f#"$top"/}
         [ "$rel" = "$owner" ] || [ "$rel" = "${header:-}" ] && continue
         sed -E -e "s/\\b($readers)\\(([^(),]*,[[:space:]]*)?&[[:space:]]*$name\\b/\\1(/g" \
@@ -132,7 +135,7 @@ rm -f "$log"
 # (armcii_hdl_init, _waited, _tested, _collect...): its encoding (slots, tag bits) is the
 # core's, which binds handles to requests (pool.h, req.c, and req.h's inlines).
 log=$(mktemp)
-for f in "$top"/armci/*.[ch] "$top"/src/*/*.[ch]; do
+for f in $lib_files; do
     rel=${f#"$top"/}
     case $rel in src/base/pool.h | src/core/req.c | src/core/req.h) continue ;; esac
     grep -nE 'ARMCII_HDL_(SLOT_|MAGIC|GEN_MASK|AGG_BIT)|armcii_hdl_set\(|(->|\.)(slot|tag)\b' "$f" |
@@ -250,7 +253,7 @@ rm -f "$log"
 # make dist ships the sources Makefile.am names and no other: every C file and header of
 # the library is named there (a header left out builds here and fails from the tarball).
 log=$(mktemp)
-for f in "$top"/armci/*.[ch] "$top"/src/*/*.[ch]; do
+for f in $lib_files; do
     rel=${f#"$top"/}
     grep -qF "$rel" "$top/Makefile.am" || echo "$rel is not named in Makefile.am" >>"$log"
 done

@@ -133,11 +133,6 @@ static void configure_transport(void)
     armcii_tp_configure(&host);
 }
 
-static int node_of(int rank)
-{
-    return armcii_reqs.peers[rank].node;
-}
-
 static int node_rank_of(int rank)
 {
     return armcii_reqs.peers[rank].node_rank;
@@ -155,7 +150,7 @@ static void configure_health(void)
         .comm = armcii_rt.comm,
         .node_comm = armcii_topo.node_comm,
         .env = &armcii_rt.env,
-        .node_of = node_of,
+        .node_of = armcii_node_of,
         .node_rank_of = node_rank_of,
     };
     armcii_health_configure(&host);
