@@ -5,7 +5,7 @@
 # path (ARMCI_SHM=0 over libfabric tcp, MPI over its TCP transport), in one table:
 # median time of NAS_REPS runs (the variants alternating), Mop/s, and the speedup of each
 # variant over mpi. NAS_PATHS=cluster runs NP hosts x 1 process instead (cluster/run.sh;
-# ARMCI_CLUSTER names hosts already up, e.g. with their links shaped).
+# ARMCI_TEST_CLUSTER_DIR names hosts already up, e.g. with their links shaped).
 #   run-nas.sh [BUILD_DIR]     (or `make nas-bench`)
 # Environment: NAS_REPS (3), NAS_NPS ("1 2 4"), NAS_RUNS ("cg:A mg:A mg:B"), NAS_PATHS,
 #              NAS_CSV (also write the rows there),

@@ -32,7 +32,7 @@ if ! dir=$(OWNER=$$ "$here/cluster/hosts.sh" up 4 2>&1); then
 fi
 trap '"$here/cluster/hosts.sh" down "$dir"' EXIT
 trap 'exit 1' HUP INT TERM
-export ARMCI_CLUSTER="$dir"
+export ARMCI_TEST_CLUSTER_DIR="$dir"
 unset ARMCI_NODE_SIZE
 
 one() { # one NAME HOSTS NPROCS PATTERN ENV... -- PROGRAM ARGS...: must succeed and print PATTERN

@@ -355,7 +355,7 @@ do_qa() {
     case " $configs " in
     *" hosts "*) # one cluster for every run, brought up once
         cdir=$(OWNER=$$ "$here/../cluster/hosts.sh" up 2) || die "cannot bring up 2 hosts"
-        export ARMCI_CLUSTER="$cdir"
+        export ARMCI_TEST_CLUSTER_DIR="$cdir"
         trap '"$here/../cluster/hosts.sh" down "$cdir"' EXIT ;;
     esac
     for r in $(seq "${ROUNDS:-1}"); do

@@ -4,7 +4,7 @@
 # -launcher-exec):
 #   agent.sh [options] HOST COMMAND...
 # runs COMMAND on HOST the way ssh would: in the host's network, UTS and mount
-# namespaces, through a login shell's `sh -c`. ARMCI_CLUSTER names the cluster's
+# namespaces, through a login shell's `sh -c`. ARMCI_TEST_CLUSTER_DIR names the cluster's
 # directory (run.sh sets it). The environment passes through, as it would with ssh's
 # SendEnv; Open MPI puts PATH and LD_LIBRARY_PATH into COMMAND itself.
 while [ $# -gt 0 ]; do
@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
 done
 host=$1
 shift
-dir=${ARMCI_CLUSTER:?agent.sh: ARMCI_CLUSTER is not set (run through testing/cluster/run.sh)}
+dir=${ARMCI_TEST_CLUSTER_DIR:?agent.sh: ARMCI_TEST_CLUSTER_DIR is not set (run through testing/cluster/run.sh)}
 case $host in
 *-head) name=head ;;
 *-h[1-9]) name=h${host##*-h} ;;

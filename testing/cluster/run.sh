@@ -6,7 +6,7 @@
 # each of 2 hosts. The launcher runs on the cluster's head node and starts its daemons
 # on the hosts through agent.sh; MPI's own traffic and libfabric's tcp provider both
 # keep to the cluster's network (each host's eth0). Uses the cluster named by
-# ARMCI_CLUSTER when it has enough hosts, else brings one up for this run and removes it
+# ARMCI_TEST_CLUSTER_DIR when it has enough hosts, else brings one up for this run and removes it
 # afterwards. Like run-mpi.sh: under `timeout` (TEST_TIMEOUT, default 120 s), with the
 # launcher of launcher.sh (Open MPI's mpirun or hydra). NP, when set, runs that many
 # processes instead of HOSTS x PROCS_PER_HOST (uneven layouts: the first hosts full).
@@ -18,13 +18,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 }
 hosts=$1 ppn=$2
 shift 2
-dir=${ARMCI_CLUSTER:-}
+dir=${ARMCI_TEST_CLUSTER_DIR:-}
 if [ -z "$dir" ] || [ "$(cat "$dir/nhosts" 2>/dev/null || echo 0)" -lt "$hosts" ]; then
     dir=$(OWNER=$$ "$here/hosts.sh" up "$hosts")
     trap '"$here/hosts.sh" down "$dir"' EXIT
     trap 'exit 1' HUP INT TERM
 fi
-export ARMCI_CLUSTER="$dir"
+export ARMCI_TEST_CLUSTER_DIR="$dir"
 . "$here/../launcher.sh"
 launcher_env
 # libfabric's tcp and sockets providers: each host's own interface, never loopback

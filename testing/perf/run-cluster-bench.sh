@@ -17,7 +17,7 @@ dir=$(OWNER=$$ "$here/../cluster/hosts.sh" up 2) || exit 1
 trap '"$here/../cluster/hosts.sh" down "$dir"' EXIT
 trap 'exit 1' HUP INT TERM
 [ "$rate" = off ] || "$here/../cluster/hosts.sh" shape "$dir" "$rate" || exit 1
-export ARMCI_CLUSTER="$dir" TEST_TIMEOUT=900
+export ARMCI_TEST_CLUSTER_DIR="$dir" TEST_TIMEOUT=900
 csv=${BENCH_CSV:+--csv $BENCH_CSV}
 # MPI, too, over TCP on the cluster's link
 export MPI_NET=tcp
