@@ -81,6 +81,14 @@ else
     result "stale: run make docs" "docs/tuning.md environment table is current"
     diff "$doc" "$gen" | sed 's/^/#   /' | head -10
 fi
+"$info" --migration >"$gen"
+sed -n '/<!-- migration-table:begin -->/,/<!-- migration-table:end -->/p' "$top/docs/cluster.md" | sed '1d;$d' >"$doc"
+if [ -s "$gen" ] && cmp -s "$gen" "$doc"; then
+    result ok "docs/cluster.md table of other ARMCIs' settings is current"
+else
+    result "stale: run make docs" "docs/cluster.md table of other ARMCIs' settings is current"
+    diff "$doc" "$gen" | sed 's/^/#   /' | head -10
+fi
 rm -f "$gen" "$doc"
 # The manual pages: armci-ofi(7) is what armci-info --man makes of the same table
 if "$info" --man | cmp -s - "$top/docs/man/armci-ofi.7"; then

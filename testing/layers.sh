@@ -89,6 +89,7 @@ armcii_put_open_count src/core/rma.c
 armcii_place_min src/base/place.c
 armcii_place_mode src/base/place.c
 armcii_env_rows src/base/env.c
+armcii_env_foreign src/base/env.c
 armcii_ofi src/transport/ofi.c src/transport/ofi_internal.h
 armcii_fi src/transport/ofi_load.c
 armcii_tp src/transport/host.c
@@ -99,7 +100,7 @@ armcii_agg_addrs src/agg/agg.c
 armcii_agg_table src/agg/agg.c src/agg/agg.h
 armcii_agg_lane src/agg/agg.c
 armcii_cache_engine src/cache/runtime.c'
-readers='armcii_(pool_nbound|pool_bytes|hdl_state|region_find|region_find_fast|region_bytes|region_touch|select_get|select_put|select_put_rma|select_acc|env_first_difference|wait_zero)|touch_counted|touch_pool'
+readers='armcii_(pool_nbound|pool_bytes|hdl_state|region_find|region_find_fast|region_bytes|region_touch|select_get|select_put|select_put_rma|select_acc|env_first_difference|env_user|wait_zero)|touch_counted|touch_pool'
 log=$(mktemp)
 echo "$owners" | while read -r name owner header; do
     grep -Eq "^(const )?[A-Za-z_][A-Za-z_0-9]* \**$name( |;|\[)" "$top/$owner" ||

@@ -19,6 +19,16 @@ const armcii_env_row_t armcii_env_rows[] = {
 #undef ARMCII_ENV_ROW
 };
 const int armcii_env_nrows = sizeof(armcii_env_rows) / sizeof(armcii_env_rows[0]);
+_Static_assert(sizeof(armcii_env_rows) / sizeof(armcii_env_rows[0]) <=
+                   sizeof(((armcii_env_t *)0)->from_user),
+               "armcii_env_t.from_user has a byte per row");
+
+const armcii_env_foreign_t armcii_env_foreign[] = {
+#define ARMCII_ENV_FOREIGN(name, origin, alias, note) {name, origin, alias, note},
+#include "env_foreign.h"
+#undef ARMCII_ENV_FOREIGN
+};
+const int armcii_env_nforeign = sizeof(armcii_env_foreign) / sizeof(armcii_env_foreign[0]);
 
 int armcii_env_parse_bool(const char *s, long *out_p)
 {
@@ -136,14 +146,55 @@ static int check_range(const armcii_env_row_t *row, long v)
     return 0;
 }
 
+/* What a value of each type may be, for the message that refuses one. */
+static const char *accepted(armcii_env_type_t type)
+{
+    switch (type) {
+    case ARMCII_ENV_BOOL:
+        return "1, yes, on, true, y or 0, no, off, false, n";
+    case ARMCII_ENV_AUTO:
+        return "auto, or 1, yes, on, true, y or 0, no, off, false, n";
+    case ARMCII_ENV_INT:
+        return "a whole number";
+    case ARMCII_ENV_SIZE:
+        return "a number of bytes, with K, M or G for KiB, MiB or GiB";
+    case ARMCII_ENV_STR:
+        break;
+    }
+    return "text";
+}
+
+/* The value of @p row the job set: under its own name, or else under another ARMCI's name
+ * for it (env_foreign.h), whose name is then written to @p via_p; NULL when neither. */
+static const char *user_value(const armcii_env_row_t *row, armcii_env_lookup_fn lookup,
+                              const char **via_p)
+{
+    if (!lookup)
+        return NULL;
+    const char *s = lookup(row->name);
+    if (s && *s)
+        return s;
+    for (int f = 0; f < armcii_env_nforeign; f++) {
+        if (strcmp(armcii_env_foreign[f].alias, row->name) != 0)
+            continue;
+        s = lookup(armcii_env_foreign[f].name);
+        if (s && *s) {
+            *via_p = armcii_env_foreign[f].name;
+            return s;
+        }
+    }
+    return NULL;
+}
+
 int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, size_t errlen)
 {
     for (int i = 0; i < armcii_env_nrows; i++) {
         const armcii_env_row_t *row = &armcii_env_rows[i];
         long *field = (long *)((char *)env + row->offset);
-        const char *s = lookup ? lookup(row->name) : NULL;
-        int from_user = s != NULL && *s != '\0';
-        if (!from_user)
+        const char *via = NULL;
+        const char *s = user_value(row, lookup, &via);
+        env->from_user[i] = s != NULL;
+        if (!s)
             s = row->def;
         if (row->type == ARMCII_ENV_STR) {
             if (strlen(s) >= ARMCII_ENV_STR_MAX) {
@@ -154,13 +205,145 @@ int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, s
             strcpy((char *)env + row->offset, s);
             continue;
         }
-        if (parse_one(row, s, field) != 0 || check_range(row, *field) != 0) {
-            snprintf(err, errlen, "%s=\"%s\" is not a valid value (%s; default %s)", row->name, s,
-                     row->help, row->def);
+        int bad_form = parse_one(row, s, field) != 0;
+        if (bad_form || check_range(row, *field) != 0) {
+            char name[128], what[160];
+            if (via)
+                snprintf(name, sizeof name, "%s (read as %s)", via, row->name);
+            else
+                snprintf(name, sizeof name, "%s", row->name);
+            if (bad_form)
+                snprintf(what, sizeof what, ": %s takes %s", row->name, accepted(row->type));
+            else
+                snprintf(what, sizeof what, ", out of range");
+            snprintf(err, errlen, "%s=\"%s\" is not a valid value%s (%s; default %s)", name, s,
+                     what, row->help, row->def);
             return -1;
         }
     }
     return 0;
+}
+
+int armcii_env_user(const armcii_env_t *env, const char *name)
+{
+    for (int i = 0; i < armcii_env_nrows; i++)
+        if (strcmp(armcii_env_rows[i].name, name) == 0)
+            return env->from_user[i];
+    return 0;
+}
+
+/* Edit distance between @p a and @p b (insertions, deletions, substitutions), at most 64
+ * characters of each counted. */
+static int distance(const char *a, const char *b)
+{
+    int la = (int)strnlen(a, 64), lb = (int)strnlen(b, 64), row[65];
+    for (int j = 0; j <= lb; j++)
+        row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+int armcii_env_nearest(const char *name)
+{
+    int best = -1, best_d = (int)strlen(name) / 3;
+    if (best_d < 1)
+        best_d = 1;
+    for (int i = 0; i < armcii_env_nrows; i++) {
+        int d = distance(name, armcii_env_rows[i].name);
+        if (d <= best_d && (best < 0 || d < best_d)) {
+            best = i;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+int armcii_env_foreign_of(const char *name)
+{
+    for (int f = 0; f < armcii_env_nforeign; f++) {
+        const char *p = armcii_env_foreign[f].name;
+        size_t n = strlen(p);
+        if (n > 0 && p[n - 1] == '*' ? strncmp(name, p, n - 1) == 0 : strcmp(name, p) == 0)
+            return f;
+    }
+    return -1;
+}
+
+static int is_row(const char *name)
+{
+    for (int i = 0; i < armcii_env_nrows; i++)
+        if (strcmp(armcii_env_rows[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *value_in(char *const *envp, const char *name)
+{
+    size_t n = strlen(name);
+    for (; envp && *envp; envp++)
+        if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+            return *envp + n + 1;
+    return NULL;
+}
+
+int armcii_env_review(char *const *envp, void (*emit)(const char *line))
+{
+    char *const *all = envp;
+    int lines = 0;
+    for (; envp && *envp; envp++) {
+        char name[128], line[512];
+        size_t n = strcspn(*envp, "=");
+        if (n >= sizeof name || (*envp)[n] != '=')
+            continue;
+        memcpy(name, *envp, n);
+        name[n] = '\0';
+        const char *value = *envp + n + 1;
+        int f = armcii_env_foreign_of(name);
+        if (f >= 0) {
+            const armcii_env_foreign_t *x = &armcii_env_foreign[f];
+            const char *ours = x->alias[0] ? value_in(all, x->alias) : NULL;
+            if (ours && *ours)
+                snprintf(line, sizeof line, "%s (%s) is not read: %s=%s is set and takes its place",
+                         name, x->origin, x->alias, ours);
+            else if (x->alias[0])
+                snprintf(line, sizeof line, "%s (%s) is read as %s=%s: %s", name, x->origin,
+                         x->alias, value, x->note);
+            else
+                snprintf(line, sizeof line, "%s (%s) is not read by armci-ofi: %s", name, x->origin,
+                         x->note);
+        } else if (strncmp(name, "ARMCI_", 6) == 0 && strncmp(name, "ARMCI_TEST_", 11) != 0 &&
+                   !is_row(name)) {
+            int near = armcii_env_nearest(name);
+            if (near >= 0)
+                snprintf(line, sizeof line,
+                         "%s is not a setting of armci-ofi and is ignored; did you mean %s? "
+                         "(armci-info lists them all)",
+                         name, armcii_env_rows[near].name);
+            else
+                snprintf(line, sizeof line,
+                         "%s is not a setting of armci-ofi and is ignored (armci-info lists "
+                         "them all)",
+                         name);
+        } else {
+            continue;
+        }
+        emit(line);
+        lines++;
+    }
+    return lines;
 }
 
 void armcii_env_format(const armcii_env_t *env, int row, char *buf, size_t len)

@@ -30,6 +30,8 @@ typedef struct {
 #include "env_defs.h"
 #undef ARMCII_ENV_SAME
 #undef ARMCII_ENV
+    /* which rows the job set (by name or by another ARMCI's name for it), by row */
+    unsigned char from_user[64];
 } armcii_env_t;
 
 /** One row of the table, for printing and documentation. */
@@ -45,6 +47,18 @@ typedef struct {
 extern const armcii_env_row_t armcii_env_rows[];
 extern const int armcii_env_nrows;
 
+/** A setting of another ARMCI (env_foreign.h): where it comes from, the variable of ours that
+ *  takes its value ("" for none), what to use here instead. */
+typedef struct {
+    const char *name; /* a name ending in '*' stands for every name it begins */
+    const char *origin;
+    const char *alias;
+    const char *note;
+} armcii_env_foreign_t;
+
+extern const armcii_env_foreign_t armcii_env_foreign[];
+extern const int armcii_env_nforeign;
+
 /** Source of variable values: getenv in the library, a fake in unit tests. */
 typedef const char *(*armcii_env_lookup_fn)(const char *name);
 
@@ -59,6 +73,24 @@ int armcii_env_parse_bool(const char *s, long *out_p);
 int armcii_env_parse_auto(const char *s, long *out_p);
 int armcii_env_parse_int(const char *s, long *out_p);
 int armcii_env_parse_size(const char *s, long *out_p);
+
+/** Whether the job set the variable @p name (a row's full name), itself or through another
+ *  ARMCI's name for it; 0 for a name of no row. */
+int armcii_env_user(const armcii_env_t *env, const char *name);
+
+/** The row whose name is nearest @p name (edit distance, a third of the name at most), or -1. */
+int armcii_env_nearest(const char *name);
+
+/** The row of env_foreign.h that names @p name, or -1. */
+int armcii_env_foreign_of(const char *name);
+
+/**
+ * Look at the job's environment @p envp ("NAME=value" strings, NULL last) for settings this
+ * runtime does not read: an ARMCI_* name of no row (misspelled: the nearest row is named),
+ * and another ARMCI's settings (env_foreign.h: what they mean here). One line each to
+ * @p emit; the number of lines.
+ */
+int armcii_env_review(char *const *envp, void (*emit)(const char *line));
 
 /** The value of row @p row of @p env as text ("auto" for AUTO fields at -1). */
 void armcii_env_format(const armcii_env_t *env, int row, char *buf, size_t len);

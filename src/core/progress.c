@@ -25,6 +25,7 @@
 #include "topo.h"
 #include "warm.h"
 #include "../base/common.h"
+#include "../base/env.h"
 #include "../base/pool.h"
 #include "../base/stats.h"
 #include "../health/health.h"
@@ -385,7 +386,7 @@ static void *progress_main(void *arg)
     /* idle: serving peers; in flight: our own requests, where polling closely would take
      * the processor from a process (oversubscribed) */
     long idle_us = armcii_rt.env.PROGRESS_INTERVAL_US, inflight_us = idle_us;
-    if (!armcii_prog.own_cpu && !getenv("ARMCI_PROGRESS_INTERVAL_US")) {
+    if (!armcii_prog.own_cpu && !armcii_env_user(&armcii_rt.env, "ARMCI_PROGRESS_INTERVAL_US")) {
         long shared = bell_fd >= 0 && !armcii_warm_on() ? BELL_INTERVAL_US : SHARED_INTERVAL_US;
         idle_us = idle_us > shared ? idle_us : shared;
         inflight_us = inflight_us > SHARED_INTERVAL_US ? inflight_us : SHARED_INTERVAL_US;

@@ -30,6 +30,8 @@
 
 armcii_rt_t armcii_rt;
 
+extern char **environ;
+
 static const char *env_lookup(const char *name)
 {
     return getenv(name);
@@ -69,6 +71,11 @@ static const armcii_above_t *above; /* the collectives (armci/init.c) */
 void armcii_runtime_above(const armcii_above_t *coll)
 {
     above = coll;
+}
+
+static void warn_setting(const char *line)
+{
+    armcii_warn("ARMCI_Init: %s", line);
 }
 
 static void print_settings(void)
@@ -169,6 +176,9 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     MPI_Comm_size(armcii_rt.comm, &armcii_rt.nproc);
     armcii_error_rank(armcii_rt.rank, 0);
     int P = armcii_rt.nproc;
+    /* A misspelled setting, or another ARMCI's, is said once: the job goes on without it. */
+    if (armcii_rt.rank == 0)
+        armcii_env_review(environ, warn_setting);
     armcii_env_agree(call);
 
     armcii_status_t st;

@@ -226,20 +226,32 @@ static int man_page(void)
     return 0;
 }
 
+extern char **environ;
+
+/* A setting of the environment this runtime does not read (env_foreign.h, misspellings). */
+static void print_not_read(const char *line)
+{
+    printf("  note: %s\n", line);
+}
+
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: armci-info [--json | --markdown | --man | --check | --version | --help]\n"
-                "What armci-ofi would run on here: the libfabric providers and the one it would\n"
-                "choose, the node as hwloc sees it, every ARMCI_* environment variable with its\n"
-                "value, default and meaning. Runs as one process, without a launcher.\n"
-                "  --json      the same report for scripts\n"
-                "  --markdown  the environment table (docs/tuning.md is made from it)\n"
-                "  --man       the armci-ofi(7) manual page: the environment, in roff\n"
-                "  --check     can this node run armci-ofi jobs: libfabric, provider, MPI,\n"
-                "              locked memory, /dev/shm, huge pages, each ok, warn or FAIL (exit\n"
-                "              status 1 on a failure); under a launcher (mpirun -np N armci-info\n"
-                "              --check, one process per node or more) one line per host\n"
-                "  --version   the version of armci-ofi\n");
+    fprintf(to,
+            "usage: armci-info [--json | --markdown | --migration | --man | --check | --version |\n"
+            "                  --help]\n"
+            "What armci-ofi would run on here: the libfabric providers and the one it would\n"
+            "choose, the node as hwloc sees it, every ARMCI_* environment variable with its\n"
+            "value, default and meaning. Runs as one process, without a launcher.\n"
+            "  --json      the same report for scripts\n"
+            "  --markdown  the environment table (docs/tuning.md is made from it)\n"
+            "  --migration the settings of ARMCI-MPI, GA's ARMCI and ComEx, and what each\n"
+            "              means here, as a table (docs/cluster.md is made from it)\n"
+            "  --man       the armci-ofi(7) manual page: the environment, in roff\n"
+            "  --check     can this node run armci-ofi jobs: libfabric, provider, MPI,\n"
+            "              locked memory, /dev/shm, huge pages, each ok, warn or FAIL (exit\n"
+            "              status 1 on a failure); under a launcher (mpirun -np N armci-info\n"
+            "              --check, one process per node or more) one line per host\n"
+            "  --version   the version of armci-ofi\n");
 }
 
 int main(int argc, char **argv)
@@ -259,6 +271,15 @@ int main(int argc, char **argv)
     }
     if (man) /* from the table alone: no libfabric, no environment needed */
         return man_page();
+    if (strcmp(opt, "--migration") == 0 && argc == 2) {
+        printf("| setting | of | here |\n|---|---|---|\n");
+        for (int f = 0; f < armcii_env_nforeign; f++) {
+            const armcii_env_foreign_t *x = &armcii_env_foreign[f];
+            printf("| `%s` | %s | %s%s%s%s |\n", x->name, x->origin, x->alias[0] ? "read as `" : "",
+                   x->alias, x->alias[0] ? "`: " : "", x->note);
+        }
+        return 0;
+    }
     if (argc > 2 || (argc > 1 && !json && !markdown && !check)) {
         fprintf(stderr, "armci-info: unknown option '%s'\n", argc > 2 ? argv[2] : opt);
         usage(stderr);
@@ -369,6 +390,8 @@ int main(int argc, char **argv)
         printf("node (hwloc): %u cores, %u PUs, %u NUMA node(s), L2 %lu KiB, L3 %lu KiB\n\n",
                node.cores, node.pus, node.numa, node.l2 >> 10, node.l3 >> 10);
         printf("environment:\n");
+        if (armcii_env_review(environ, print_not_read) > 0)
+            printf("\n");
         for (int i = 0; i < armcii_env_nrows; i++) {
             armcii_env_format(&env, i, val, sizeof(val));
             printf("  %-28s = %-6s (default %s)\n      %s%s\n", armcii_env_rows[i].name, val,

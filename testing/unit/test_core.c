@@ -150,6 +150,101 @@ static void test_env_load(void)
     }
 }
 
+/* Settings not read here (issue 61): a misspelling is named with the nearest setting,
+ * another ARMCI's setting with what it means here, an alias read in its place. */
+static char review_out[8][512];
+static int review_n;
+static void review_emit(const char *line)
+{
+    if (review_n < 8)
+        snprintf(review_out[review_n], sizeof review_out[0], "%s", line);
+    review_n++;
+}
+
+static void test_env_foreign(void)
+{
+    CU_ASSERT_STRING_EQUAL(armcii_env_rows[armcii_env_nearest("ARMCI_SHMM")].name, "ARMCI_SHM");
+    CU_ASSERT_STRING_EQUAL(armcii_env_rows[armcii_env_nearest("ARMCI_MAX_REQUEST")].name,
+                           "ARMCI_MAX_REQUESTS");
+    CU_ASSERT_STRING_EQUAL(armcii_env_rows[armcii_env_nearest("ARMCI_VERBSOE")].name,
+                           "ARMCI_VERBOSE");
+    CU_ASSERT_EQUAL(armcii_env_nearest("ARMCI_SOMETHING_ELSE_ENTIRELY"), -1);
+
+    char *envp[] = {"PATH=/usr/bin",
+                    "ARMCI_SHMM=0",
+                    "ARMCI_SHM=1",
+                    "ARMCI_USE_WIN_ALLOCATE=0",
+                    "ARMCI_DEFAULT_SHMMAX=4096",
+                    "COMEX_ENABLE_PUT_IOV=1",
+                    "ARMCI_RMA_ATOMICITY=1",
+                    "ARMCI_TEST_HOSTS=2",
+                    "ARMCI_PROGRESS_USLEEP=50",
+                    NULL};
+    review_n = 0;
+    CU_ASSERT_EQUAL(armcii_env_review(envp, review_emit), 6);
+    CU_ASSERT_EQUAL(review_n, 6);
+    CU_ASSERT_STRING_EQUAL(review_out[0], "ARMCI_SHMM is not a setting of armci-ofi and is "
+                                          "ignored; did you mean ARMCI_SHM? (armci-info lists "
+                                          "them all)");
+    CU_ASSERT_PTR_NOT_NULL(strstr(review_out[1], "ARMCI_USE_WIN_ALLOCATE (ARMCI-MPI) is not "
+                                                 "read by armci-ofi: no MPI windows here"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(review_out[2], "ARMCI_DEFAULT_SHMMAX (GA's ARMCI) is not "
+                                                 "read by armci-ofi: nothing to raise"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(review_out[3], "COMEX_ENABLE_PUT_IOV (GA's ComEx)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(review_out[4], "ARMCI_RMA_ATOMICITY (ARMCI-MPI)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(review_out[5], "ARMCI_PROGRESS_USLEEP (ARMCI-MPI) is read as "
+                                                 "ARMCI_PROGRESS_INTERVAL_US=50"));
+    /* ours set too: the other's is named as not read */
+    char *both[] = {"ARMCI_PROGRESS_USLEEP=50", "ARMCI_PROGRESS_INTERVAL_US=70", NULL};
+    review_n = 0;
+    CU_ASSERT_EQUAL(armcii_env_review(both, review_emit), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(review_out[0], "is not read: ARMCI_PROGRESS_INTERVAL_US=70 "
+                                                 "is set and takes its place"));
+
+    /* the alias is read when ours is unset, ours wins when both are, and the job's choice
+     * is known either way */
+    armcii_env_t env;
+    char err[512];
+    fake_env[0][0] = NULL;
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), 0);
+    CU_ASSERT_FALSE(armcii_env_user(&env, "ARMCI_PROGRESS_INTERVAL_US"));
+    fake_env[0][0] = "ARMCI_PROGRESS_USLEEP";
+    fake_env[0][1] = "50";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), 0);
+    CU_ASSERT_EQUAL(env.PROGRESS_INTERVAL_US, 50);
+    CU_ASSERT_TRUE(armcii_env_user(&env, "ARMCI_PROGRESS_INTERVAL_US"));
+    fake_env[1][0] = "ARMCI_PROGRESS_INTERVAL_US";
+    fake_env[1][1] = "70";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), 0);
+    CU_ASSERT_EQUAL(env.PROGRESS_INTERVAL_US, 70);
+    fake_env[1][0] = NULL;
+    fake_env[0][1] = "soon";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "ARMCI_PROGRESS_USLEEP (read as "
+                                       "ARMCI_PROGRESS_INTERVAL_US)=\"soon\" is not a valid "
+                                       "value: ARMCI_PROGRESS_INTERVAL_US takes a whole number"));
+    /* a refused value names what is accepted */
+    fake_env[0][0] = "ARMCI_SHM";
+    fake_env[0][1] = "fasle";
+    CU_ASSERT_EQUAL(armcii_env_load(&env, fake_lookup, err, sizeof(err)), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "ARMCI_SHM=\"fasle\" is not a valid value: ARMCI_SHM "
+                                       "takes 1, yes, on, true, y or 0, no, off, false, n"));
+    fake_env[0][0] = NULL;
+
+    /* every alias names a row of ours, every foreign name is not one of ours */
+    for (int f = 0; f < armcii_env_nforeign; f++) {
+        const armcii_env_foreign_t *x = &armcii_env_foreign[f];
+        int ours = 0, alias_ok = x->alias[0] == '\0';
+        for (int i = 0; i < armcii_env_nrows; i++) {
+            ours |= strcmp(armcii_env_rows[i].name, x->name) == 0;
+            alias_ok |= strcmp(armcii_env_rows[i].name, x->alias) == 0;
+        }
+        CU_ASSERT_FALSE(ours);
+        CU_ASSERT_TRUE(alias_ok);
+        CU_ASSERT(strlen(x->note) > 10);
+    }
+}
+
 /* Which settings ARMCI_Init compares across processes (issue 21, item 2). */
 static void test_env_same(void)
 {
@@ -1097,6 +1192,7 @@ int main(void)
     CU_add_test(s, "env_parsers", test_env_parsers);
     CU_add_test(s, "env_load", test_env_load);
     CU_add_test(s, "env_same", test_env_same);
+    CU_add_test(s, "env_foreign", test_env_foreign);
     CU_add_test(s, "halloc", test_halloc);
     CU_add_test(s, "halloc_fragmentation", test_halloc_fragmentation);
     CU_add_test(s, "region", test_region);
