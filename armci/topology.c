@@ -51,6 +51,10 @@ int armci_domain_nprocs(armci_domain_t domain, int id)
 {
     static const char call[] = "armci_domain_nprocs";
     check_domain(call, domain);
+    /* A negative id is the caller's own domain, as in GA's own ARMCI; Global Arrays asks
+     * ga_cluster_nprocs(-1) in its main test (global/testing/test.F). */
+    if (id < 0)
+        id = armci_domain_my_id(domain);
     check_id(call, id);
     if (per_process())
         return 1;

@@ -102,6 +102,9 @@ expect group_duplicate "ARMCI_Group_create_child: pid_list[1] = 0 appears more t
 expect group_range "pid_list[1] = 99 is outside the parent group (0..1)"
 # armci_msg_abort ends the job through ARMCI_Error, with its code
 expect msg_abort "armci_msg_abort called"
+for shm in 1 0; do # two processes: one node domain, or one domain each
+    expect domain_id "armci_domain_nprocs: domain id $((2 - shm)) is outside 0..$((1 - shm))" ARMCI_SHM=$shm
+done
 expect rmw_op "ARMCI_Rmw: op 7 is not ARMCI_FETCH_AND_ADD(_LONG) or ARMCI_SWAP(_LONG)"
 # different collectives: once every process has waited ARMCI_TIMEOUT s, and not in one call
 for shm in 1 0; do

@@ -300,6 +300,9 @@ int main(int argc, char **argv)
             int ids[2] = {0, 99};
             ARMCI_Group g;
             ARMCI_Group_create(2, ids, &g);
+        } else if (strcmp(c, "domain_id") == 0) {
+            /* -1 means "my domain" (t_groups); an id past the last domain is refused */
+            armci_domain_nprocs(ARMCI_DOMAIN_SMP, armci_domain_count(ARMCI_DOMAIN_SMP));
         } else if (strcmp(c, "rmw_op") == 0) {
             int v;
             ARMCI_Rmw(7, &v, base[peer], 1, peer);

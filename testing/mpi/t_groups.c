@@ -215,6 +215,15 @@ int main(int argc, char **argv)
     for (int k = 0; k < armci_domain_nprocs(ARMCI_DOMAIN_SMP, mine); k++)
         found += armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, mine, k) == t_me;
     CHECK(found == 1, "I am listed once in my domain");
+    /* id -1 is "my domain": GA's main test asks ga_cluster_nprocs(-1) (GA 5.8.2
+     * global/testing/test.F:147); GA's own ARMCI reads id < 0 as the caller's node
+     * (armci/src/common/clusterinfo.c:446), ARMCI-MPI and ComEx answer whatever the id */
+    int members = 0;
+    for (int p = 0; p < t_np; p++)
+        members += armci_domain_id(ARMCI_DOMAIN_SMP, p) == mine;
+    CHECK(armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1) == members,
+          "armci_domain_nprocs(-1) is %d, expected the %d processes of my domain",
+          armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1), members);
     CHECK(armci_domain_same_id(ARMCI_DOMAIN_SMP, t_me), "same domain as myself");
     int shm = ARMCI_Uses_shm();
     /* ARMCI_Same_node and ARMCIX_Path_of against the layout the test works out itself:
