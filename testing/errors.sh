@@ -245,6 +245,35 @@ warns foreign_settings "ARMCI_Init: ARMCI_USE_WIN_ALLOCATE (ARMCI-MPI) is not re
     ARMCI_USE_WIN_ALLOCATE=0 ARMCI_DEFAULT_SHMMAX=4096 GA_NUM_PROGRESS_RANKS_PER_NODE=1
 warns alias_setting "ARMCI_Init: ARMCI_PROGRESS_USLEEP (ARMCI-MPI) is read as ARMCI_PROGRESS_INTERVAL_US=333&&armci: ARMCI_PROGRESS_INTERVAL_US   = 333 (default 200)" \
     ARMCI_PROGRESS_USLEEP=333 ARMCI_VERBOSE=1
+# Site limits (issue 61), set on the job's processes alone (prlimit; the launcher keeps its
+# own): an address-space limit the default node heap does not fit sizes the heap to it, on
+# both paths (before: every ARMCI_Init failed under ulimit -v 8000000); a soft open-file limit
+# too low for the job is raised to the hard one; a hard one too low ends the job at start-up
+# naming both numbers (before: 60 s, then a peer blamed as stopped or unreachable).
+limited() { # limited NAME "texts" fails|runs PRLIMIT-OPTION ENV...: t_contig at 4 processes
+    [ "$only_peers" = 0 ] || return 0
+    name=$1 want=$2 how=$3 lim=$4
+    shift 4
+    if [ "$how" = fails ]; then
+        set -- --fails --want "armci: rank [0-9]*: " -- env TEST_TIMEOUT=60 "$@"
+    else
+        set -- --want " 0 failed" -- env TEST_TIMEOUT=60 "$@"
+    fi
+    with_texts "limits/$name $lim" "$want" "$@" "$run" 4 prlimit "$lim" \
+        "${top_builddir:-.}/testing/mpi/t_contig"
+}
+if [ "$asan_build" = 1 ]; then # the sanitizer's shadow memory is address space too
+    skip "limits/heap_fits_address_space" "AddressSanitizer reserves terabytes of address space"
+else
+    for shm in 1 0; do
+        limited "heap_fits_address_space ARMCI_SHM=$shm" "armci: node heap: &&MiB per process, fitted to the address-space limit (ulimit -v 8000000 KiB)" \
+            runs --as=8192000000 ARMCI_SHM=$shm FI_PROVIDER=tcp ARMCI_VERBOSE=1
+    done
+fi
+limited open_files_raised "armci: open files: soft limit raised from 32 to the hard limit, 20000 (this job may need" \
+    runs --nofile=32:20000 ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_VERBOSE=1
+limited open_files_hard "ARMCI_Init: this process may need &&(3 peers through libfabric, &&more than the hard limit of 40 (ulimit -Hn)" \
+    fails --nofile=32:40 ARMCI_SHM=0 FI_PROVIDER=tcp
 . "$here/launcher.sh" # MPI_FAMILY
 # MPI that opened libfabric before ARMCI_Init (Open MPI's ofi MTL): rxm's settings were read
 if [ "$MPI_FAMILY" = openmpi ]; then

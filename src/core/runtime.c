@@ -5,9 +5,11 @@
  * ARMCI_Init calls, starts MPI if nobody did, and sets up what is its own (groups, the
  * aggregate handles' fence hook) around these two calls.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "runtime.h"
 #include "mem.h"
@@ -78,6 +80,59 @@ static void warn_setting(const char *line)
     armcii_warn("ARMCI_Init: %s", line);
 }
 
+/* The open-file limit as ARMCI_Init found it and left it, and what the job needs (VERBOSE). */
+static struct {
+    long before, after, need;
+} files;
+
+static long open_now(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    long n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/*
+ * Raise the soft open-file limit (ulimit -n) to the hard one when this job may need more
+ * than it allows, and end the job at once, naming both numbers, when even the hard limit is
+ * too low: otherwise a connection refused for want of a descriptor shows much later as an
+ * unreachable peer. A process holds one descriptor per peer it reaches through a
+ * connection-based provider (tcp;ofi_rxm: measured one per peer contacted), one per
+ * heartbeat connection (a node leader: every other leader and its node's processes; the
+ * others: their leader), a few tens for the endpoint, the doorbell, the node heap and the
+ * progress thread, and what it had open before ARMCI_Init (MPI's).
+ */
+static void fit_open_files(const char *call)
+{
+    int fabric_peers = armcii_rt.nproc - (armcii_rt.shm ? armcii_topo.node_size : 1);
+    int heartbeats = 0;
+    if (armcii_rt.env.LIVENESS_MS > 0 && armcii_rt.nproc > 1)
+        heartbeats =
+            armcii_topo.node_rank == 0 ? armcii_topo.nnodes - 1 + armcii_topo.node_size - 1 : 1;
+    files.need = open_now() + 32 + heartbeats + fabric_peers;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    files.before = files.after = rl.rlim_cur == RLIM_INFINITY ? -1 : (long)rl.rlim_cur;
+    if (files.before < 0 || files.before >= files.need)
+        return;
+    if (rl.rlim_max != RLIM_INFINITY && (long)rl.rlim_max < files.need)
+        armcii_fatal(call,
+                     "this process may need %ld open files (%d peers through libfabric, %d "
+                     "heartbeat connections, %ld open now and 32 of the runtime's own), more "
+                     "than the hard limit of %ld (ulimit -Hn); raise it for the job (limits.conf "
+                     "nofile, or the resource manager's setting), or use fewer processes",
+                     files.need, fabric_peers, heartbeats,
+                     files.need - 32 - heartbeats - fabric_peers, (long)rl.rlim_max);
+    rl.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+        files.after = rl.rlim_max == RLIM_INFINITY ? -1 : (long)rl.rlim_max;
+}
+
 static void print_settings(void)
 {
     char line[384];
@@ -89,6 +144,24 @@ static void print_settings(void)
              armcii_rt.nproc, armcii_topo.nnodes, armcii_topo.node_size,
              armcii_rt.shm ? "on" : "off", armcii_topo.hw_cores, armcii_topo.hw_pus,
              armcii_topo.hw_l2 >> 10, armcii_topo.hw_l3 >> 10);
+    armcii_info_line(line);
+    if (files.after != files.before)
+        snprintf(line, sizeof(line),
+                 "open files: soft limit raised from %ld to the hard limit, %ld (this job may "
+                 "need %ld a process)",
+                 files.before, files.after, files.need);
+    else
+        snprintf(line, sizeof(line), "open files: limit %ld, this job may need %ld a process",
+                 files.before, files.need);
+    armcii_info_line(line);
+    if (armcii_node.fitted_limit)
+        snprintf(line, sizeof(line),
+                 "node heap: %zu MiB per process, fitted to the address-space limit (ulimit -v "
+                 "%zu KiB) in place of ARMCI_SHM_HEAP_SIZE's default",
+                 armcii_node.slice_len >> 20, armcii_node.fitted_limit >> 10);
+    else
+        snprintf(line, sizeof(line), "node heap: %zu MiB per process (ARMCI_SHM_HEAP_SIZE)",
+                 armcii_node.slice_len >> 20);
     armcii_info_line(line);
     if (armcii_rt.rank == 0)
         armcii_ofi_describe(armcii_info_line, &armcii_rt.limits);
@@ -190,6 +263,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     free(where);
     if (st != ARMCII_OK)
         init_fail(call, "making the table of processes", st);
+    fit_open_files(call);
     int place = armcii_place_parse(armcii_rt.env.PLACEMENT);
     if (place < 0)
         armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -29,6 +30,7 @@
 #include "transport.h"
 #include "../base/acc.h"
 #include "../base/common.h"
+#include "../base/env.h"
 #include "../base/halloc.h"
 #include "../base/hot.h"
 
@@ -231,11 +233,64 @@ static armcii_status_t place_mapping(size_t total)
     return ok ? ARMCII_OK : ARMCII_ENOMEM;
 }
 
+/* Address space this process maps now (VmSize), in bytes; 0 where /proc does not say. */
+static size_t mapped_now(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char l[256];
+    size_t kb = 0;
+    while (f && fgets(l, sizeof l, f))
+        if (strncmp(l, "VmSize:", 7) == 0)
+            kb = (size_t)strtoull(l + 7, NULL, 10);
+    if (f)
+        fclose(f);
+    return kb << 10;
+}
+
+/*
+ * Each process's slice of a heap of @p n slices after @p ctrl bytes. ARMCI_SHM_HEAP_SIZE as
+ * set; left at its default under an address-space limit (ulimit -v, RLIMIT_AS) that the
+ * default does not fit, the slices take half of what the limit leaves this process, the rest
+ * staying for the application, MPI and libfabric. Agreed on as the job's least, since peers
+ * find each other's blocks through the one size. (armcii_node.fitted_limit: the limit, when
+ * it decided.)
+ */
+static armcii_status_t slice_size(int n, size_t ctrl)
+{
+    size_t want = round_up((size_t)armcii_tp.env->SHM_HEAP_SIZE, HEAP_ALIGN);
+    struct rlimit rl;
+    unsigned long fit = want;
+    int user = armcii_env_user(armcii_tp.env, "ARMCI_SHM_HEAP_SIZE");
+    if (!user && getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        size_t used = mapped_now(), left = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+        size_t share =
+            left / 2 > ctrl ? (left / 2 - ctrl) / (size_t)n / HEAP_ALIGN * HEAP_ALIGN : 0;
+        if (share < want)
+            fit = share;
+    }
+    unsigned long least;
+    MPI_Allreduce(&fit, &least, 1, MPI_UNSIGNED_LONG, MPI_MIN, armcii_tp.comm);
+    armcii_node.slice_len = least;
+    if (least == want)
+        return ARMCII_OK;
+    armcii_node.fitted_limit = getrlimit(RLIMIT_AS, &rl) == 0 ? (size_t)rl.rlim_cur : 0;
+    if (least >= HEAP_ALIGN)
+        return ARMCII_OK;
+    armcii_warn("ARMCI_Init: the address-space limit (ulimit -v: %zu KiB) leaves no room for "
+                "ARMCI_Malloc memory on some process (%zu bytes of it mapped already here); "
+                "raise the limit, or set ARMCI_SHM_HEAP_SIZE to the memory the job allocates",
+                armcii_node.fitted_limit >> 10, mapped_now());
+    return ARMCII_ENOMEM;
+}
+
 armcii_status_t armcii_shm_init(void)
 {
-    armcii_node.slice_len = round_up((size_t)armcii_tp.env->SHM_HEAP_SIZE, HEAP_ALIGN);
     armcii_node.heap_fd = -1;
     armcii_status_t st;
+    size_t nslices = armcii_tp.shm ? (size_t)armcii_tp.node_size : 1;
+    size_t ctrl_all = round_up(nslices * sizeof(armcii_node_slot_t), HEAP_ALIGN);
+    if ((st = slice_size((int)nslices, ctrl_all)) != ARMCII_OK)
+        return st;
     if (!armcii_tp.shm) {
         st = private_heap();
     } else {

@@ -63,6 +63,8 @@ typedef struct {
     int heap_fd;               /* backing shared-memory object (-1 for a private heap) */
     armcii_node_slot_t *slots; /* node control blocks, indexed by node-local rank */
     armcii_halloc_t halloc;    /* allocator of my slice */
+    size_t fitted_limit;       /* the address-space limit the slices were fitted to, or 0
+                                  (ARMCI_SHM_HEAP_SIZE as set or by default) */
 } armcii_node_t;
 extern armcii_node_t armcii_node;
 
