@@ -86,12 +86,12 @@ check)
     echo "== the part of the tests where MPIs differ, built for MPICH (CC=mpicc.mpich)"
     # MPICH's family has another ABI (MPI_Comm is an int) and another launcher (hydra):
     # the unit tests (the ABI), the suite's every-mpi lines, the misuse cases, the fault
-    # tests and Debian's GA for MPICH (libga-mpich).
+    # tests, Debian's GA for MPICH (libga-mpich), and an Open MPI program that finds it.
     mpich=_build/mpich
     build "$mpich" CC=mpicc.mpich --enable-werror || status=1
     (cd "$mpich" && SUITE_TAG=every-mpi make check TESTS="testing/unit/test_core \
         testing/unit/test_cache testing/suite.sh testing/errors.sh testing/dead.sh \
-        testing/ga.sh" >make-check.log 2>&1) || status=1
+        testing/ga.sh testing/family.sh" >make-check.log 2>&1) || status=1
     testing/summary.sh "$main" "$san" "$tsan" "$mpich"
     exit $status
     ;;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI_Init*, ARMCI_Finalize, ARMCI_Error and the runtime's queries; the runtime itself
  * comes up and goes down in src/core/runtime.c. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "../src/transport/transport.h"
@@ -23,6 +26,52 @@
 static int init_count;
 static int we_init_mpi; /* MPI_Init_thread was ours, and so is MPI_Finalize */
 
+/*
+ * Both MPI families ship libmpi under other sonames, and this library's soname is one: a
+ * program built for MPICH that finds the Open MPI build of libarmci.so.0 first loads both
+ * MPIs, and the calls here bind to the program's, with handles of the other (Open MPI's
+ * MPI_COMM_WORLD is a pointer, MPICH's an int): the job died inside MPI_Comm_dup, with no
+ * word from us. The library version string says which MPI the calls reach (callable before
+ * MPI_Init, MPI 3.0); a mismatch ends the process here, without a further MPI call.
+ */
+static void check_mpi_family(const char *call)
+{
+#ifdef OPEN_MPI
+    static const char built_for[] = "Open MPI", other[] = "MPICH";
+#else
+    static const char built_for[] = "MPICH", other[] = "Open MPI";
+#endif
+    /* larger than either family's MPI_MAX_LIBRARY_VERSION_STRING (MPICH's is 8192): the
+     * other family's may be the one that writes it */
+    static char version[16384];
+    int len = 0;
+    if (MPI_Get_library_version(version, &len) != MPI_SUCCESS)
+        return;
+    version[sizeof version - 1] = '\0';
+    int open_mpi = strncmp(version, "Open MPI", 8) == 0;
+#ifdef OPEN_MPI
+    if (open_mpi)
+        return;
+#else
+    if (!open_mpi)
+        return;
+#endif
+    version[strcspn(version, "\n,")] = '\0';
+    for (char *c = version; *c; c++) /* MPICH writes "MPICH Version:\t4.0.2" */
+        if (*c == '\t')
+            *c = ' ';
+    Dl_info me = {0};
+    dladdr((void *)check_mpi_family, &me);
+    fprintf(stderr,
+            "armci: %s: this libarmci (%s) was built for %s, but the program runs on another "
+            "MPI (\"%.100s\"): the two cannot be mixed. Put the armci-ofi build for %s first "
+            "in the library path (LD_LIBRARY_PATH, or the program's -Wl,-rpath; Debian: the "
+            "package for that MPI), or rebuild the program with %s's mpicc\n",
+            call, me.dli_fname ? me.dli_fname : "libarmci", built_for, version, other, built_for);
+    fflush(stderr);
+    _exit(1);
+}
+
 static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
 {
     static const char call[] = "ARMCI_Init";
@@ -30,6 +79,7 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
         init_count++;
         return 0;
     }
+    check_mpi_family(call);
     if (armcii_rt.finalized)
         armcii_fatal(call, "ARMCI cannot be initialised again after ARMCI_Finalize");
 

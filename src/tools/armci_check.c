@@ -148,6 +148,9 @@ static void check_node(tally_t *t, host_t *h, const armcii_env_t *env)
     int len = 0;
     MPI_Get_library_version(ver, &len);
     ver[strcspn(ver, "\n,")] = '\0';
+    for (char *c = ver; *c; c++) /* MPICH writes "MPICH Version:\t4.0.2" */
+        if (*c == '\t')
+            *c = ' ';
 #if defined(OPEN_MPI)
     const char *family = "Open MPI";
 #elif defined(MPICH_VERSION)
