@@ -36,6 +36,12 @@ ver=$(sed -n 's/^#define ARMCI_OFI_VERSION_STRING "\(.*\)"$/\1/p' "$top/include/
 [ -n "$ver" ] && "$info" --version | grep -qx "armci-info (armci-ofi) $ver" &&
     result ok "armci-info --version says the header's version, $ver" ||
     result "not ${ver:-(none in the header)}" "armci-info --version says the header's version"
+# NEWS's newest entry is this version: what a build contains is not listed as unreleased
+# under a version it claims to be (issue 61)
+news=$(grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+ ' "$top/NEWS" | cut -d' ' -f1)
+[ -n "$ver" ] && [ "$news" = "$ver" ] &&
+    result ok "NEWS's newest entry is the header's version, $ver" ||
+    result "NEWS's is ${news:-none}" "NEWS's newest entry is the header's version, $ver"
 "$info" --sideways >/dev/null 2>&1
 [ $? = 2 ] && result ok "armci-info refuses an unknown option (exit 2)" ||
     result "exit not 2" "armci-info refuses an unknown option (exit 2)"
