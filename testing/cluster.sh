@@ -88,13 +88,70 @@ for layout in "2 2" "4 1"; do
         done
     done
 done
-# a site's bring-up: every host checks itself, the first process prints one line per host
-one "armci-info --check, 2 hosts x 2" 2 4 '^2 host\(s\), 0 failed check\(s\)$' -- \
+# a site's bring-up: every host checks itself, the first process prints one line per host,
+# and the hosts' first processes move data between every pair of hosts
+one "armci-info --check, 2 hosts x 2" 2 4 '^2 host\(s\), 0 failed check\(s\), 2 pair\(s\) of hosts tested, 0 failed$' -- \
     "$top/src/tools/armci-info" --check
 # uneven: 3 processes on 2 hosts (2 + 1)
 for t in t_contig t_handles t_groups t_coll; do
     one "$t, 3 processes on 2 hosts" 2 3 "" -- "$bin/$t"
 done
+
+# The health check proves the fabric (issue 60): a cluster whose hosts have a fabric of
+# their own beside MPI's network (FABRIC_NET=1, libfabric on eth1); --check --json passes
+# with every pair verified and timed, then fails, naming the pairs, once host 2's fabric
+# link is down at the switch while MPI and the launcher still reach it.
+check_json() { # check_json FILE WANT-OK: the report parsed, each pair as it must be
+    python3 - "$1" "$2" <<'EOF' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+want_ok = sys.argv[2] == "1"
+hosts = [h["host"] for h in d["hosts"]]
+assert len(hosts) == 3, hosts
+assert all(h["result"] != "FAIL" for h in d["hosts"]), d["hosts"]
+pairs = {(p["from"], p["to"]): p for p in d["pairs"]}
+assert len(pairs) == 6, sorted(pairs)
+# cut off: no pair with host 2 passes, each of the other hosts fails on it (or had given
+# up on it already: then its pairs after it are "not tested"), and at least one pair
+# between the others passes; whole: every pair passes, verified and timed
+for (a, b), p in pairs.items():
+    if want_ok or hosts[1] not in (a, b):
+        assert p["result"] in (("ok",) if want_ok else ("ok", "not tested")), (a, b, p)
+        if p["result"] == "ok":
+            assert p["put_get"] and p["fetch_add"] and p["latency_us"] > 0 and p["bandwidth_gbs"] > 0, p
+    else:
+        assert p["result"] in ("FAIL", "not tested") and p["error"], (a, b, p)
+if not want_ok:
+    assert all(pairs[(h, hosts[1])]["result"] == "FAIL" or d["untested_pairs"] for h in (hosts[0], hosts[2])), pairs
+    assert d["failed_pairs"] >= 2 and any(p["result"] == "ok" for p in pairs.values()), d
+assert d["ok"] == want_ok and (d["failed_pairs"] == 0) == want_ok, d["failed_pairs"]
+EOF
+}
+if ! command -v python3 >/dev/null; then
+    skip "armci-info --check across a fabric" "python3 is not installed (apt-get install python3)"
+elif ! fdir=$(FABRIC_NET=1 OWNER=$$ "$here/cluster/hosts.sh" up 3 2>&1); then
+    report 1 "armci-info --check across a fabric: bring up 3 hosts with a fabric: $fdir"
+else
+    out=$(mktemp)
+    for state in whole cut; do
+        [ $state = cut ] && "$here/cluster/hosts.sh" cut "$fdir" 2
+        ARMCI_TEST_CLUSTER_DIR=$fdir FI_TCP_IFACE=eth1 TEST_TIMEOUT=120 \
+            "$here/cluster/run.sh" 3 1 "$top/src/tools/armci-info" --check --json \
+            </dev/null >"$out" 2>"$out.err"
+        rc=$?
+        [ $state = whole ] && want=0 || want=1
+        why=$(check_json "$out" $((1 - want)))
+        if [ "$rc" = "$want" ] && [ -z "$why" ]; then
+            report 0 "armci-info --check --json across a fabric, 3 hosts, $state: exit $rc, every pair as it must be"
+        else
+            cat "$out.err" >>"$out"
+            echo "$why" >>"$out"
+            report 1 "armci-info --check --json across a fabric, 3 hosts, $state (exit $rc, want $want)" "$out"
+        fi
+    done
+    rm -f "$out" "$out.err"
+    "$here/cluster/hosts.sh" down "$fdir"
+fi
 
 # Faults across hosts (MPI_KEEP_GOING, so that only we end the survivors): the
 # last rank's memory is read by every other process, the same-host ones through the node

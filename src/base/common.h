@@ -42,8 +42,9 @@ void armcii_info_line(const char *line);
 /** What errors name: this process's @p rank, and whether the runtime is @p up (before,
  *  the rank in MPI_COMM_WORLD is named). The runtime tells it. */
 void armcii_error_rank(int rank, int up);
-/** Called by armcii_abort before the job ends (the heartbeats tell the others). */
-void armcii_error_on_abort(void (*fn)(void));
+/** Called by armcii_abort with its message before the job ends (the heartbeats tell the
+ *  others; armci-info --check records a pair that failed). */
+void armcii_error_on_abort(void (*fn)(const char *msg));
 /** Seconds on a monotonic clock. */
 double armcii_now(void);
 

@@ -19,7 +19,7 @@
 static struct {
     int rank;
     int up;
-    void (*on_abort)(void);
+    void (*on_abort)(const char *msg);
 } job;
 
 void armcii_error_rank(int rank, int up)
@@ -28,7 +28,7 @@ void armcii_error_rank(int rank, int up)
     job.up = up;
 }
 
-void armcii_error_on_abort(void (*fn)(void))
+void armcii_error_on_abort(void (*fn)(const char *msg))
 {
     job.on_abort = fn;
 }
@@ -67,7 +67,7 @@ void armcii_abort(const char *msg, int code)
     fprintf(stderr, "armci: rank %d: %s\n", rank, msg ? msg : "(no message)");
     fflush(stderr);
     if (job.on_abort)
-        job.on_abort();
+        job.on_abort(msg ? msg : "(no message)");
     if (code == 0)
         code = 1;
     if (mpi_up && !mpi_down) {

@@ -67,7 +67,7 @@ int armcii_hb_running(void);
 /** @p rank of this node has died: tells every other process, then ends this one. */
 void armcii_hb_lost(const char *call, int rank);
 /** This process is ending the job with an error (ARMCI_Error): tells the others, which end. */
-void armcii_hb_abort(void);
+void armcii_hb_abort(const char *msg);
 /** Host name of @p rank ("?" before init or for a bad rank). */
 const char *armcii_hb_host(int rank);
 

@@ -186,8 +186,9 @@ static void spread(const char *call, int rank, int why, int seen_here)
     lost(call, rank, why);
 }
 
-void armcii_hb_abort(void)
+void armcii_hb_abort(const char *msg)
 {
+    (void)msg;
     if (!running)
         return;
     stop_thread(); /* first, so that it does not take the others' ends for deaths */

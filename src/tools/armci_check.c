@@ -28,6 +28,7 @@
 
 typedef struct {
     char host[64];
+    int procs, rank; /* processes of the launch on this host; the first one's rank */
     char provider[48];
     char libfabric[160];
     char memlock[32];
@@ -37,7 +38,12 @@ typedef struct {
 
 typedef struct {
     int fails, warns;
-    int quiet; /* under a launcher: only the first process of a host prints its lines */
+    int quiet;  /* under a launcher only the first process prints its lines; none with JSON */
+    int nitems; /* the lines, kept for JSON */
+    struct {
+        char level[8];
+        char msg[LINE];
+    } items[24];
 } tally_t;
 
 static void say(tally_t *t, const char *level, const char *fmt, ...)
@@ -49,14 +55,18 @@ static void say(tally_t *t, const char *level, const char *fmt, ...)
         t->fails++;
     else if (level[0] == 'w')
         t->warns++;
-    if (t->quiet)
-        return;
     char msg[LINE];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    printf("  %-5s %s\n", level, msg);
+    if (t->nitems < (int)(sizeof t->items / sizeof t->items[0])) {
+        snprintf(t->items[t->nitems].level, sizeof t->items[0].level, "%s", level);
+        snprintf(t->items[t->nitems].msg, sizeof t->items[0].msg, "%s", msg);
+        t->nitems++;
+    }
+    if (!t->quiet)
+        printf("  %-5s %s\n", level, msg);
 }
 
 static void bytes_text(unsigned long long b, char *out, size_t len)
@@ -249,15 +259,152 @@ static int launched(void)
     return 0;
 }
 
-int armci_check_run(const armcii_env_t *env)
+void armci_json_str(const char *s)
 {
-    tally_t t = {0, 0, 0};
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void json_host(const host_t *h)
+{
+    printf("    {\"host\": ");
+    armci_json_str(h->host);
+    printf(", \"processes\": %d, \"result\": \"%s\", \"provider\": ", h->procs,
+           h->fails   ? "FAIL"
+           : h->warns ? "warn"
+                      : "ok");
+    armci_json_str(h->provider);
+    printf(", \"libfabric\": ");
+    armci_json_str(h->libfabric);
+    printf(", \"memlock\": ");
+    armci_json_str(h->memlock);
+    printf(", \"dev_shm\": ");
+    armci_json_str(h->shm);
+    printf("}");
+}
+
+static int pair_ok(const armci_pair_t *p)
+{
+    return p->put_get && p->fetch_add && !p->error[0];
+}
+
+static const char *pair_result(const armci_pair_t *p)
+{
+    return pair_ok(p) ? "ok" : p->untested ? "not tested" : "FAIL";
+}
+
+/* The report of a launch (rank 0): hosts, pairs, the verdict; as text or JSON. */
+static int report_launch(const tally_t *t, const host_t *hosts, int nh, const armci_pair_t *pairs,
+                         int npairs, const char *no_pairs, int json)
+{
+    int fails = 0, differ = 0, bad_pairs = 0;
+    for (int i = 0; i < nh; i++) {
+        fails += hosts[i].fails;
+        differ |= strcmp(hosts[i].provider, hosts[0].provider) != 0 ||
+                  strcmp(hosts[i].libfabric, hosts[0].libfabric) != 0;
+    }
+    int untested = 0;
+    for (int i = 0; i < npairs; i++) {
+        bad_pairs += !pair_ok(&pairs[i]) && !pairs[i].untested;
+        untested += pairs[i].untested;
+    }
+    if (json) {
+        printf("{\n  \"checks\": [\n");
+        for (int i = 0; i < t->nitems; i++) {
+            printf("    {\"level\": \"%s\", \"what\": ", t->items[i].level);
+            armci_json_str(t->items[i].msg);
+            printf("}%s\n", i + 1 < t->nitems ? "," : "");
+        }
+        printf("  ],\n  \"hosts\": [\n");
+        for (int i = 0; i < nh; i++) {
+            json_host(&hosts[i]);
+            printf("%s\n", i + 1 < nh ? "," : "");
+        }
+        printf("  ],\n  \"providers_differ\": %s,\n  \"pairs\": [\n", differ ? "true" : "false");
+        for (int i = 0; i < npairs; i++) {
+            const armci_pair_t *p = &pairs[i];
+            printf("    {\"from\": ");
+            armci_json_str(hosts[p->from].host);
+            printf(", \"to\": ");
+            armci_json_str(hosts[p->to].host);
+            printf(", \"result\": \"%s\", \"put_get\": %s, \"fetch_add\": %s, "
+                   "\"latency_us\": %.2f, \"bandwidth_gbs\": %.3f, \"error\": ",
+                   pair_result(p), p->put_get ? "true" : "false", p->fetch_add ? "true" : "false",
+                   p->latency_us, p->bandwidth_gbs);
+            armci_json_str(p->error);
+            printf("}%s\n", i + 1 < npairs ? "," : "");
+        }
+        printf("  ],\n  \"pairs_not_tested\": ");
+        armci_json_str(no_pairs ? no_pairs : "");
+        printf(",\n  \"failed_checks\": %d,\n  \"failed_pairs\": %d,\n  \"untested_pairs\": "
+               "%d,\n  \"ok\": %s\n}\n",
+               fails + differ, bad_pairs, untested,
+               fails + differ + bad_pairs + untested ? "false" : "true");
+        return fails + differ + bad_pairs + untested ? 1 : 0;
+    }
+    printf("\n  %-20s %5s %-16s %-8s %-10s %-14s %s\n", "host", "procs", "provider", "result",
+           "memlock", "/dev/shm", "libfabric");
+    for (int i = 0; i < nh; i++) {
+        const host_t *h = &hosts[i];
+        printf("  %-20.20s %5d %-16.16s %-8s %-10s %-14s %s\n", h->host, h->procs, h->provider,
+               h->fails   ? "FAIL"
+               : h->warns ? "warn"
+                          : "ok",
+               h->memlock, h->shm, h->libfabric);
+    }
+    if (differ)
+        printf("  FAIL  the hosts would not all choose the same provider and libfabric: "
+               "ARMCI_Init would end the job; set FI_PROVIDER alike everywhere\n");
+    if (npairs) {
+        printf("\n  between hosts (a put read back, two fetch-and-adds, an 8 B get's latency, "
+               "a 1 MiB get's bandwidth):\n  %-20s %-20s %-6s %10s %10s\n",
+               "from", "to", "result", "latency", "bandwidth");
+        for (int i = 0; i < npairs; i++) {
+            const armci_pair_t *p = &pairs[i];
+            if (pair_ok(p))
+                printf("  %-20.20s %-20.20s %-6s %7.1f us %5.2f GB/s\n", hosts[p->from].host,
+                       hosts[p->to].host, "ok", p->latency_us, p->bandwidth_gbs);
+            else
+                printf("  %-20.20s %-20.20s %-6s %s\n", hosts[p->from].host, hosts[p->to].host,
+                       p->untested ? "-" : "FAIL", p->error[0] ? p->error : "a check failed");
+        }
+    } else if (no_pairs) {
+        printf("  between hosts: not tested (%s)\n", no_pairs);
+    }
+    printf("%d host(s), %d failed check(s)%s", nh, fails + differ,
+           differ ? ", providers differ" : "");
+    if (npairs)
+        printf(", %d pair(s) of hosts tested, %d failed", npairs - untested, bad_pairs);
+    if (untested)
+        printf(", %d not tested", untested);
+    printf("\n");
+    return fails + differ + bad_pairs + untested ? 1 : 0;
+}
+
+int armci_check_run(const armcii_env_t *env, int json)
+{
+    tally_t t;
+    memset(&t, 0, sizeof t);
+    t.quiet = json;
     host_t me;
     memset(&me, 0, sizeof me);
     if (!launched()) {
-        printf("armci-info --check: this node (a launcher, mpirun -np N armci-info --check, "
-               "checks every host of the launch)\n");
+        if (!json)
+            printf("armci-info --check: this node (a launcher, mpirun -np N armci-info --check, "
+                   "checks every host of the launch)\n");
         check_node(&t, &me, env);
+        me.procs = 1;
+        if (json)
+            return report_launch(&t, &me, 1, NULL, 0, "one process: no launcher", 1);
         printf("%d failed, %d warnings\n", t.fails, t.warns);
         return t.fails ? 1 : 0;
     }
@@ -267,51 +414,75 @@ int armci_check_run(const armcii_env_t *env)
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     MPI_Comm node;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-    int node_rank;
+    int node_rank, node_size;
     MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_size);
     MPI_Comm_free(&node);
     /* the first process prints its host's lines; every host's first process reports */
-    t.quiet = rank != 0;
-    if (rank == 0)
+    t.quiet |= rank != 0;
+    if (rank == 0 && !json)
         printf("armci-info --check: %d processes; this host first, then one line per host\n", n);
     check_node(&t, &me, env);
+    me.procs = node_size;
+    me.rank = rank;
     if (node_rank != 0)
         me.host[0] = '\0'; /* one report per host */
-    host_t *all = rank == 0 ? malloc((size_t)n * sizeof *all) : NULL;
-    MPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, 0, MPI_COMM_WORLD);
-    int status = 0;
-    if (rank == 0) {
-        printf("\n  %-20s %-16s %-8s %-10s %-14s %s\n", "host", "provider", "result", "memlock",
-               "/dev/shm", "libfabric");
-        int hosts = 0, fails = 0, differ = 0;
-        const host_t *first = NULL;
-        for (int r = 0; r < n; r++) {
-            const host_t *h = &all[r];
-            if (!h->host[0])
-                continue;
-            hosts++;
-            fails += h->fails;
-            if (!first)
-                first = h;
-            else if (strcmp(h->provider, first->provider) != 0 ||
-                     strcmp(h->libfabric, first->libfabric) != 0)
-                differ = 1;
-            char res[24];
-            snprintf(res, sizeof res, h->fails ? "FAIL" : h->warns ? "warn" : "ok");
-            printf("  %-20.20s %-16.16s %-8s %-10s %-14s %s\n", h->host, h->provider, res,
-                   h->memlock, h->shm, h->libfabric);
+    host_t *all = malloc((size_t)n * sizeof *all);
+    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD);
+    /* the hosts in rank order of their first processes, and this process's host */
+    int nh = 0, me_host = -1;
+    int *leaders = malloc((size_t)n * sizeof *leaders);
+    for (int r = 0; r < n; r++)
+        if (all[r].host[0]) {
+            all[nh] = all[r];
+            leaders[nh++] = r;
         }
-        if (differ) {
-            printf("  FAIL  the hosts would not all choose the same provider and libfabric: "
-                   "ARMCI_Init would end the job; set FI_PROVIDER alike everywhere\n");
-            fails++;
-        }
-        printf("%d host(s), %d failed check(s)%s\n", hosts, fails,
-               differ ? ", providers differ" : "");
-        status = fails ? 1 : 0;
-        free(all);
+    char my_host[64];
+    gethostname(my_host, sizeof my_host);
+    my_host[sizeof my_host - 1] = '\0';
+    for (int i = 0; i < nh; i++)
+        if (strncmp(all[i].host, my_host, sizeof all[i].host) == 0)
+            me_host = i;
+    /* data between every pair of hosts, where a provider would be chosen alike on all */
+    const char *no_pairs = NULL;
+    for (int i = 0; i < nh && !no_pairs; i++)
+        if (strcmp(all[i].provider, "none") == 0)
+            no_pairs = "a host has no usable provider";
+        else if (strcmp(all[i].provider, all[0].provider) != 0)
+            no_pairs = "the hosts would choose different providers";
+    if (nh < 2 && !no_pairs)
+        no_pairs = "one host";
+    int npairs = no_pairs ? 0 : nh * (nh - 1), stuck = 0;
+    armci_pair_t *mine = calloc((size_t)(nh > 1 ? nh - 1 : 1), sizeof *mine);
+    armci_pair_t *pairs =
+        rank == 0 ? calloc((size_t)n * (size_t)(nh > 1 ? nh - 1 : 1), sizeof *pairs) : NULL;
+    if (npairs) {
+        /* no heartbeats: a host cut off would end every process before the report; and
+         * the runtime's own waits no longer than the check's (unless the job says) */
+        setenv("ARMCI_LIVENESS_MS", "0", 0);
+        setenv("ARMCI_TIMEOUT", "10", 0);
+        for (int i = 0; i < nh - 1; i++)
+            mine[i].from = -1;
+        stuck = armci_check_pairs(nh, leaders, me_host, 10.0, mine);
+        MPI_Gather(mine, (int)((size_t)(nh - 1) * sizeof *mine), MPI_BYTE, pairs,
+                   (int)((size_t)(nh - 1) * sizeof *mine), MPI_BYTE, 0, MPI_COMM_WORLD);
+        /* the leaders' results, in host order */
+        int k = 0;
+        for (int r = 0; rank == 0 && r < n * (nh - 1); r++)
+            if (pairs[r].from >= 0)
+                pairs[k++] = pairs[r];
     }
+    int status = 0;
+    if (rank == 0)
+        status = report_launch(&t, all, nh, pairs, npairs, no_pairs, json);
+    fflush(stdout);
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(all);
+    free(leaders);
+    free(mine);
+    free(pairs);
+    if (stuck) /* a request to a host cut off is still open: ARMCI cannot finalise */
+        _exit(1);
     MPI_Finalize();
     return status;
 }

@@ -158,18 +158,6 @@ static const char *env_lookup(const char *name)
     return getenv(name);
 }
 
-/* JSON strings here are names and help texts of our own: escape quotes and backslashes. */
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
 /* Text for roff: a backslash doubled, a hyphen escaped (a plain - may print as a dash),
  * and a line that would begin with a dot or a quote kept from being read as a request. */
 static void roff(const char *s)
@@ -237,8 +225,8 @@ static void print_not_read(const char *line)
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: armci-info [--json | --markdown | --migration | --man | --check | --version |\n"
-            "                  --help]\n"
+            "usage: armci-info [--json | --markdown | --migration | --man | --check [--json] |\n"
+            "                  --version | --help]\n"
             "What armci-ofi would run on here: the libfabric providers and the one it would\n"
             "choose, the node as hwloc sees it, every ARMCI_* environment variable with its\n"
             "value, default and meaning. Runs as one process, without a launcher.\n"
@@ -250,7 +238,9 @@ static void usage(FILE *to)
             "  --check     can this node run armci-ofi jobs: libfabric, provider, MPI,\n"
             "              locked memory, /dev/shm, huge pages, each ok, warn or FAIL (exit\n"
             "              status 1 on a failure); under a launcher (mpirun -np N armci-info\n"
-            "              --check, one process per node or more) one line per host\n"
+            "              --check, one process per node or more) one line per host, and\n"
+            "              between every pair of hosts a put, a get and a fetch-and-add, each\n"
+            "              verified, with latency and bandwidth; --check --json for scripts\n"
             "  --version   the version of armci-ofi\n");
 }
 
@@ -280,7 +270,9 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (argc > 2 || (argc > 1 && !json && !markdown && !check)) {
+    /* --check --json: the check's report for scripts */
+    int check_json = check && argc == 3 && strcmp(argv[2], "--json") == 0;
+    if (argc > 2 + check_json || (argc > 1 && !json && !markdown && !check)) {
         fprintf(stderr, "armci-info: unknown option '%s'\n", argc > 2 ? argv[2] : opt);
         usage(stderr);
         return 2;
@@ -292,7 +284,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (check)
-        return armci_check_run(&env);
+        return armci_check_run(&env, check_json);
     const char *why = armcii_fi_load(env.FABRIC_LIB);
     if (why) {
         fprintf(stderr, "armci-info: %s\n", why);
@@ -325,17 +317,17 @@ int main(int argc, char **argv)
         printf("{\n  \"version\": \"%s\",\n  \"libfabric\": \"%u.%u\",\n", PACKAGE_VERSION,
                FI_MAJOR(fi_version()), FI_MINOR(fi_version()));
         printf("  \"build\": {\"cc\": ");
-        json_str(ARMCII_BUILD_CC);
+        armci_json_str(ARMCII_BUILD_CC);
         printf(", \"cflags\": ");
-        json_str(ARMCII_BUILD_CFLAGS);
+        armci_json_str(ARMCII_BUILD_CFLAGS);
         printf(", \"configure\": ");
-        json_str(ARMCII_CONFIGURE_ARGS);
+        armci_json_str(ARMCII_CONFIGURE_ARGS);
         printf("},\n");
         printf("  \"providers\": [\n");
         for (int i = 0; i < np; i++) {
             mr_mode_text(prov[i].mr_mode, mr, sizeof(mr));
             printf("    {\"name\": ");
-            json_str(prov[i].name);
+            armci_json_str(prov[i].name);
             printf(", \"inject_size\": %zu, \"iov_limit\": %zu, \"rma_iov_limit\": %zu, "
                    "\"progress\": \"%s\", \"mr_mode\": \"%s\", \"atomics\": {",
                    prov[i].inject, prov[i].iov, prov[i].rma_iov, prov[i].manual ? "manual" : "auto",
@@ -344,13 +336,13 @@ int main(int argc, char **argv)
                 printf("%s\"%s\": %s", t ? ", " : "", acc_names[t],
                        prov[i].acc[t] ? "true" : "false");
             printf("}, \"atomics_use\": ");
-            json_str(armcii_ofi_atomics_policy(prov[i].name));
+            armci_json_str(armcii_ofi_atomics_policy(prov[i].name));
             printf("}%s\n", i + 1 < np ? "," : "");
         }
         printf("  ],\n  \"chosen\": ");
-        json_str(pick);
+        armci_json_str(pick);
         printf(",\n  \"why_software\": ");
-        json_str(soft);
+        armci_json_str(soft);
         printf(",\n  \"node\": {\"cores\": %u, \"pus\": %u, \"numa_nodes\": %u, \"l2_bytes\": %lu, "
                "\"l3_bytes\": %lu},\n",
                node.cores, node.pus, node.numa, node.l2, node.l3);
@@ -359,7 +351,7 @@ int main(int argc, char **argv)
             armcii_env_format(&env, i, val, sizeof(val));
             printf("    {\"name\": \"%s\", \"value\": \"%s\", \"default\": \"%s\", \"help\": ",
                    armcii_env_rows[i].name, val, armcii_env_rows[i].def);
-            json_str(armcii_env_rows[i].help);
+            armci_json_str(armcii_env_rows[i].help);
             printf(", \"same_everywhere\": %s}%s\n", armcii_env_rows[i].same ? "true" : "false",
                    i + 1 < armcii_env_nrows ? "," : "");
         }
@@ -400,5 +392,10 @@ int main(int argc, char **argv)
         }
     }
     fi_freeinfo(chosen);
-    return 0;
+    /* a node where no provider fits cannot run a job that leaves it: scripts see it */
+    if (!chosen && !json)
+        printf("\narmci-info: no libfabric provider armci-ofi can use here%s; a job whose "
+               "processes are all on this node runs on node memory alone\n",
+               getenv("FI_PROVIDER") ? " (FI_PROVIDER narrows the choice)" : "");
+    return chosen ? 0 : 1;
 }

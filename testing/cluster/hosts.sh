@@ -9,6 +9,14 @@
 #                       outlived its timeout left there)
 #   hosts.sh shape DIR RATE   limit every host's link to RATE each way (tc's tbf; e.g.
 #                       10gbit, 25gbit; "off" lifts the limit)
+#   hosts.sh cut DIR H  take host H's fabric link down at the switch (the bridge's end of
+#                       its eth1): its MPI and launcher traffic go on over eth0, its
+#                       libfabric traffic (FI_TCP_IFACE=eth1) goes nowhere
+#
+# With FABRIC_NET=1, `up` gives each host a second link, eth1, on a second bridge
+# (10.78.0.0/24): a fabric of its own beside the network MPI and the launcher use, as a
+# cluster's high-speed network sits beside its management Ethernet, so that a test can cut
+# one host off the fabric alone.
 #
 # Each host is a network namespace (its own interfaces and addresses), a UTS namespace
 # (its own hostname) and a mount namespace (a private /dev/shm and its own /etc/hosts),
@@ -23,6 +31,7 @@
 set -eu
 state_root=/run/armci-cluster
 net=10.77.0
+fabnet=10.78.0
 
 die() {
     echo "hosts.sh: $*" >&2
@@ -135,6 +144,12 @@ up() {
     ip -n "$head" link add br0 type bridge
     ip -n "$head" addr add "$net.254/24" dev br0
     ip -n "$head" link set br0 up
+    if [ "${FABRIC_NET:-0}" = 1 ]; then
+        ip -n "$head" link add br1 type bridge
+        ip -n "$head" addr add "$fabnet.254/24" dev br1
+        ip -n "$head" link set br1 up
+        echo 1 >"$dir/fabric"
+    fi
     keeper "$head" "$head" "$dir" head
     : >"$dir/hostfile"
     i=1
@@ -146,6 +161,12 @@ up() {
         ip -n "$head" link set "v$i" master br0 up
         ip -n "$h" addr add "$net.$i/24" dev eth0
         ip -n "$h" link set eth0 up
+        if [ -f "$dir/fabric" ]; then
+            ip -n "$head" link add "f$i" type veth peer name eth1 netns "$h"
+            ip -n "$head" link set "f$i" master br1 up
+            ip -n "$h" addr add "$fabnet.$i/24" dev eth1
+            ip -n "$h" link set eth1 up
+        fi
         keeper "$h" "$h" "$dir" "h$i"
         echo "$h" >>"$dir/hostfile"
         i=$((i + 1))
@@ -198,12 +219,17 @@ down)
     esac
     ;;
 clean) clean ;;
+cut)
+    [ -d "${2:-}" ] && [ -f "$2/fabric" ] && [ -n "${3:-}" ] ||
+        die "cut: usage: cut DIR HOST, on a cluster brought up with FABRIC_NET=1"
+    ip -n "acl-$(basename "$2")-head" link set "f$3" down
+    ;;
 sweep)
     [ -d "${2:-}" ] || die "sweep: usage: sweep DIR"
     sweep "$2"
     ;;
 *)
-    echo "usage: $0 up N | down DIR | clean | sweep DIR | shape DIR RATE" >&2
+    echo "usage: $0 up N | down DIR | clean | sweep DIR | shape DIR RATE | cut DIR HOST" >&2
     exit 2
     ;;
 esac
