@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Global Arrays' own test suite on this build (issue 61): GA 5.8.2 from the source tarball
+# (GA_TARBALL; by default shared/ext/ga-5.8.2.tar.gz beside the checkout), configured
+# --with-armci on this build's library for this build's MPI family, and GA's make check (74
+# C, C++ and Fortran programs, GA's own NPROCS of 4 processes) run on each path: node
+# memory, and libfabric's tcp with shared memory off. One TAP line per GA test and path;
+# GA's expected failure (ma/testf.x) counts as passed, as in GA's own harness.
+#   GA_CHECK_PATHS   which paths ("node fabric", the default, or one of them)
+#   GA_CHECK_DIR     where GA is unpacked and built (default ga-check/ in the build tree;
+#                    kept, so that the next run only runs the tests)
+# Part of make check-long: GA's build takes about 10 minutes on two cores and each path's
+# run 15-25. Without the tarball the script is skipped, and says so.
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "${top_srcdir:-$here/..}" && pwd)
+b=$(cd "${top_builddir:-.}" && pwd)
+. "$here/report.sh"
+tarball=${GA_TARBALL:-$top/../shared/ext/ga-5.8.2.tar.gz}
+[ -f "$tarball" ] || skip_all "ga-check: no GA source tarball at $tarball (GA_TARBALL names one)"
+[ "$asan_build" = 0 ] && ! grep -q '^TSAN_CFLAGS = .*-fsanitize=thread' "$b/Makefile" ||
+    skip_all "ga-check: a sanitizer build; GA's suite runs in a plain one"
+case $(ldd "$b/.libs/libarmci.so") in
+*libmpi.so.40*) family=openmpi ;;
+*libmpich.so*) family=mpich ;;
+*) skip_all "ga-check: cannot tell which MPI $b/.libs/libarmci.so links" ;;
+esac
+work=${GA_CHECK_DIR:-$b/ga-check}
+src=$work/ga-5.8.2
+build=$work/build-$family
+mkdir -p "$work"
+log=$work/build-$family.log
+
+# GA's autogen.sh downloads pinned autotools: it gets a script that links the system's
+# (shared/ext/README.md), and the config.guess/sub automake ships.
+if [ ! -x "$src/configure" ]; then
+    rm -rf "$src"
+    tar xzf "$tarball" -C "$work" &&
+        cat >"$src/travis/install-autotools.sh" <<'EOF' &&
+#!/bin/sh
+mkdir -p "$1/bin"
+for t in m4 autoconf autoheader autom4te autoreconf autoscan autoupdate ifnames automake \
+    aclocal libtool libtoolize; do
+    p=$(command -v $t) && ln -sf "$p" "$1/bin/$t"
+done
+for f in config.guess config.sub; do
+    ln -sf "$(ls /usr/share/automake-*/$f | tail -n 1)" "$1/bin/$f"
+done
+EOF
+        (cd "$src" && ./autogen.sh) >"$log" 2>&1 ||
+        { report 1 "ga-check: GA's autogen.sh" "$log"; finish ga-check; exit 1; }
+fi
+if [ ! -f "$build/.built" ]; then
+    rm -rf "$build"
+    mkdir -p "$build"
+    [ $family = openmpi ] && sfx=openmpi || sfx=mpich
+    # GA's configure takes the -I, -L and -l words of --with-armci (m4/ga_arg_parse.m4)
+    (cd "$build" && "$src/configure" --with-armci="-I$top/include -I$b/include -L$b/.libs -larmci" \
+        LDFLAGS="-Wl,-rpath,$b/.libs" MPICC=mpicc.$sfx MPICXX=mpicxx.$sfx MPIF77=mpif77.$sfx \
+        >>"$log" 2>&1 && make -j2 >>"$log" 2>&1 && make -j2 checkprogs >>"$log" 2>&1) ||
+        { report 1 "ga-check: GA 5.8.2 builds for $family on this library" "$log"; finish ga-check; exit 1; }
+    touch "$build/.built"
+fi
+result ok "ga-check: GA 5.8.2 built for $family on this library"
+tests=$(cd "$build" && make -s -f Makefile -f - ga-tests <<'EOF'
+ga-tests:
+	@echo $(TESTS)
+EOF
+)
+[ -n "$tests" ] || { report 1 "ga-check: GA's list of tests"; finish ga-check; exit 1; }
+# cache_test times gets of matrices whose side doubles up to 8192: each size takes 8 times
+# the one before (1024: 2 s, 2048: 16 s on two cores), and the last ones hours
+slow="global/testing/cache_test.x"
+run_tests=$(for t in $tests; do case " $slow " in *" $t "*) ;; *) echo "$t" ;; esac; done)
+
+for path in ${GA_CHECK_PATHS:-node fabric}; do
+    case $path in
+    node) envs="ARMCI_SHM=1" ;;
+    fabric) envs="ARMCI_SHM=0 FI_PROVIDER=tcp" ;;
+    *) report 1 "ga-check: unknown path $path (node or fabric)"; continue ;;
+    esac
+    # GA's own harness, with a LOG_COMPILER that launches as the suite does (ga-run.sh);
+    # -k: every test runs whatever the others do
+    (cd "$build" && env $envs TEST_TIMEOUT=${GA_TEST_TIMEOUT:-600} make -k check \
+        LOG_COMPILER="$here/ga-run.sh" TESTS="$(echo $run_tests)" \
+        >"$work/check-$family-$path.log" 2>&1)
+    for t in $slow; do
+        skip "ga-check/$family $path ${t#global/}" "left out by time: its largest sizes take hours on two cores"
+    done
+    for t in $run_tests; do
+        trs=$build/${t%.x}.trs
+        name="ga-check/$family $path ${t#global/}"
+        r=$(sed -n 's/^:test-result: //p' "$trs" 2>/dev/null | head -n 1)
+        case $r in
+        PASS | XFAIL) report 0 "$name" ;;
+        SKIP) skip "$name" "GA's test skipped itself" ;;
+        *) report 1 "$name (${r:-no result})" "$build/${t%.x}.log" ;;
+        esac
+    done
+    cp "$build/test-suite.log" "$work/test-suite-$family-$path.log" 2>/dev/null
+done
+finish ga-check
