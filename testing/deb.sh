@@ -108,6 +108,21 @@ else
     skip "man finds armci-info(1) and armci-ofi(7)" "man is not installed (apt-get install man-db)"
 fi
 
+# the guides armci-ofi(7) points to are installed (issue 61: they were not)
+missing=
+for d in README.md NEWS cluster.md tuning.md; do
+    ls /usr/share/doc/armci-ofi-tools/"$d"* >/dev/null 2>&1 || missing="$missing $d"
+done
+[ -z "$missing" ] && result ok "the docs are in /usr/share/doc/armci-ofi-tools" ||
+    result "missing:$missing" "the docs are in /usr/share/doc/armci-ofi-tools"
+# reproducible: nothing installed names the folder the packages were built in (issue 61:
+# armci-info --json's build flags held it, in Debian's -ffile-prefix-map)
+named=$(for f in $(dpkg -L $pkgs 2>/dev/null); do
+    [ -f "$f" ] && ! [ -L "$f" ] && grep -l -F -a -- "$work" "$f"
+done)
+[ -z "$named" ] && result ok "no installed file names the build folder ($work)" ||
+    result "named in: $(echo $named)" "no installed file names the build folder ($work)"
+
 # 4. removed, nothing of theirs is left
 files=$(dpkg -L $pkgs 2>/dev/null | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done)
 dpkg -r $pkgs >"$log" 2>&1

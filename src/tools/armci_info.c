@@ -209,8 +209,9 @@ static int man_page(void)
         printf("\n");
     }
     printf(".SH SEE ALSO\n.BR armci\\-info (1),\n.BR fabric (7),\n.BR mpirun (1)\n"
-           ".PP\ndocs/tuning.md and docs/cluster.md in the source, for what each setting "
-           "changes and how to bring armci\\-ofi up on a cluster.\n");
+           ".PP\ntuning.md and cluster.md, in /usr/share/doc/armci\\-ofi\\-tools of the "
+           "Debian packages and in docs/ of the source, for what each setting changes and "
+           "how to bring armci\\-ofi up on a cluster.\n");
     return 0;
 }
 
