@@ -24,7 +24,9 @@ case $(ldd "$lib") in
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-flags="-I$top/include -I$b/include -L$b/.libs -Wl,-rpath,$b/.libs -larmci"
+# a sanitizer build's library wants its runtime in the program too
+san=$(sed -n 's/^SAN_CFLAGS = //p' "$b/Makefile" 2>/dev/null)
+flags="$san -I$top/include -I$b/include -L$b/.libs -Wl,-rpath,$b/.libs -larmci"
 # (OMPI_ALLOW_RUN_AS_ROOT: an Open MPI singleton as root, as the launcher settings allow)
 run_env="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader,tcp"
 if "$this_cc" "$top/testing/pkg/ring.c" -o "$work/same" $flags >"$work/cc.log" 2>&1; then

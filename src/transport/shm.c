@@ -250,10 +250,11 @@ static size_t mapped_now(void)
 /*
  * Each process's slice of a heap of @p n slices after @p ctrl bytes. ARMCI_SHM_HEAP_SIZE as
  * set; left at its default under an address-space limit (ulimit -v, RLIMIT_AS) that the
- * default does not fit, the slices take half of what the limit leaves this process, the rest
- * staying for the application, MPI and libfabric. Agreed on as the job's least, since peers
- * find each other's blocks through the one size. (armcii_node.fitted_limit: the limit, when
- * it decided.)
+ * default does not fit, the slices take a quarter of what the limit leaves this process, the
+ * rest staying for the application, MPI and libfabric: MPICH's UCX maps gigabytes more at its
+ * first messages, after this count (with half, the node leader's mapping failed under
+ * ulimit -v 8000000). Agreed on as the job's least, since peers find each other's blocks
+ * through the one size. (armcii_node.fitted_limit: the limit, when it decided.)
  */
 static armcii_status_t slice_size(int n, size_t ctrl)
 {
@@ -263,8 +264,8 @@ static armcii_status_t slice_size(int n, size_t ctrl)
     int user = armcii_env_user(armcii_tp.env, "ARMCI_SHM_HEAP_SIZE");
     if (!user && getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
         size_t used = mapped_now(), left = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
-        size_t share =
-            left / 2 > ctrl ? (left / 2 - ctrl) / (size_t)n / HEAP_ALIGN * HEAP_ALIGN : 0;
+        size_t room = left / 4;
+        size_t share = room > ctrl ? (room - ctrl) / (size_t)n / HEAP_ALIGN * HEAP_ALIGN : 0;
         if (share < want)
             fit = share;
     }
