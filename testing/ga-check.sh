@@ -93,8 +93,16 @@ for path in ${GA_CHECK_PATHS:-node fabric}; do
         trs=$build/${t%.x}.trs
         name="ga-check/$family $path ${t#global/}"
         r=$(sed -n 's/^:test-result: //p' "$trs" 2>/dev/null | head -n 1)
-        case $r in
-        PASS | XFAIL) report 0 "$name" ;;
+        case $t:$r in
+        *:PASS | *:XFAIL) report 0 "$name" ;;
+        global/examples/lennard-jones/lennard.x:FAIL)
+            # GA's example stores MA_push_get's 8-byte handle in `int gMemHandle`, which
+            # overwrites the rank beside it when built unoptimised, as GA's make builds it:
+            # every process takes itself for process 0, and NGA_Access of "its" patch is
+            # refused where domains are processes. The same binary stops so on ARMCI-MPI.
+            ntests=$((ntests + 1))
+            echo "not ok $ntests - $name # TODO GA's lennard.c overwrites its own rank (int gMemHandle); fails on ARMCI-MPI too"
+            ;;
         SKIP) skip "$name" "GA's test skipped itself" ;;
         *) report 1 "$name (${r:-no result})" "$build/${t%.x}.log" ;;
         esac
