@@ -8,6 +8,7 @@
 #ifndef ARMCII_COMMON_H
 #define ARMCII_COMMON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /** The one internal status type. */
@@ -47,5 +48,8 @@ void armcii_error_rank(int rank, int up);
 void armcii_error_on_abort(void (*fn)(const char *msg));
 /** Seconds on a monotonic clock. */
 double armcii_now(void);
+/** A size line of /proc/self/status (@p key with its colon: "VmSize:", "RssAnon:"), in
+ *  bytes; 0 where /proc does not say. */
+size_t armcii_proc_status(const char *key);
 
 #endif

@@ -224,12 +224,19 @@ int armcii_env_load(armcii_env_t *env, armcii_env_lookup_fn lookup, char *err, s
     return 0;
 }
 
-int armcii_env_user(const armcii_env_t *env, const char *name)
+/* The row named @p name, or -1. */
+static int row_of(const char *name)
 {
     for (int i = 0; i < armcii_env_nrows; i++)
         if (strcmp(armcii_env_rows[i].name, name) == 0)
-            return env->from_user[i];
-    return 0;
+            return i;
+    return -1;
+}
+
+int armcii_env_user(const armcii_env_t *env, const char *name)
+{
+    int i = row_of(name);
+    return i >= 0 && env->from_user[i];
 }
 
 /* Edit distance between @p a and @p b (insertions, deletions, substitutions), at most 64
@@ -282,14 +289,6 @@ int armcii_env_foreign_of(const char *name)
     return -1;
 }
 
-static int is_row(const char *name)
-{
-    for (int i = 0; i < armcii_env_nrows; i++)
-        if (strcmp(armcii_env_rows[i].name, name) == 0)
-            return 1;
-    return 0;
-}
-
 static const char *value_in(char *const *envp, const char *name)
 {
     size_t n = strlen(name);
@@ -325,7 +324,7 @@ int armcii_env_review(char *const *envp, void (*emit)(const char *line))
                 snprintf(line, sizeof line, "%s (%s) is not read by armci-ofi: %s", name, x->origin,
                          x->note);
         } else if (strncmp(name, "ARMCI_", 6) == 0 && strncmp(name, "ARMCI_TEST_", 11) != 0 &&
-                   !is_row(name)) {
+                   row_of(name) < 0) {
             int near = armcii_env_nearest(name);
             if (near >= 0)
                 snprintf(line, sizeof line,

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -108,6 +109,19 @@ void armcii_info_line(const char *line)
 {
     if (job.rank == 0)
         printf("armci: %s\n", line);
+}
+
+size_t armcii_proc_status(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char l[256];
+    size_t kb = 0, n = strlen(key);
+    while (f && fgets(l, sizeof l, f))
+        if (strncmp(l, key, n) == 0)
+            kb = (size_t)strtoull(l + n, NULL, 10);
+    if (f)
+        fclose(f);
+    return kb << 10;
 }
 
 double armcii_now(void)

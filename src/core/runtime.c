@@ -39,20 +39,6 @@ static const char *env_lookup(const char *name)
     return getenv(name);
 }
 
-/* Private memory of this process (RssAnon), in bytes; 0 where /proc does not say. */
-static size_t rss_anon(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char l[256];
-    size_t kb = 0;
-    while (f && fgets(l, sizeof l, f))
-        if (strncmp(l, "RssAnon:", 8) == 0)
-            kb = (size_t)strtoull(l + 8, NULL, 10);
-    if (f)
-        fclose(f);
-    return kb << 10;
-}
-
 /* What the runtime holds, by component, beside the process's private memory: where a
  * process's memory goes (libfabric's and MPI's own are the difference). */
 static void memory_line(char *line, size_t n)
@@ -65,7 +51,8 @@ static void memory_line(char *line, size_t n)
              "KiB; private memory of this process %.1f MiB",
              armcii_pool_bytes(&armcii_reqs.pool) >> 10,
              armcii_region_bytes(&armcii_mem.regions) >> 10, peers >> 10, fabric >> 10,
-             registered >> 10, armcii_cache_rt_bytes() >> 10, (double)rss_anon() / 1048576.0);
+             registered >> 10, armcii_cache_rt_bytes() >> 10,
+             (double)armcii_proc_status("RssAnon:") / 1048576.0);
 }
 
 static const armcii_above_t *above; /* the collectives (armci/init.c) */

@@ -233,20 +233,6 @@ static armcii_status_t place_mapping(size_t total)
     return ok ? ARMCII_OK : ARMCII_ENOMEM;
 }
 
-/* Address space this process maps now (VmSize), in bytes; 0 where /proc does not say. */
-static size_t mapped_now(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char l[256];
-    size_t kb = 0;
-    while (f && fgets(l, sizeof l, f))
-        if (strncmp(l, "VmSize:", 7) == 0)
-            kb = (size_t)strtoull(l + 7, NULL, 10);
-    if (f)
-        fclose(f);
-    return kb << 10;
-}
-
 /*
  * Each process's slice of a heap of @p n slices after @p ctrl bytes. ARMCI_SHM_HEAP_SIZE as
  * set; left at its default under an address-space limit (ulimit -v, RLIMIT_AS) that the
@@ -263,7 +249,8 @@ static armcii_status_t slice_size(int n, size_t ctrl)
     unsigned long fit = want;
     int user = armcii_env_user(armcii_tp.env, "ARMCI_SHM_HEAP_SIZE");
     if (!user && getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        size_t used = mapped_now(), left = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+        size_t used = armcii_proc_status("VmSize:"),
+               left = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
         size_t room = left / 4;
         size_t share = room > ctrl ? (room - ctrl) / (size_t)n / HEAP_ALIGN * HEAP_ALIGN : 0;
         if (share < want)
@@ -280,7 +267,7 @@ static armcii_status_t slice_size(int n, size_t ctrl)
     armcii_warn("ARMCI_Init: the address-space limit (ulimit -v: %zu KiB) leaves no room for "
                 "ARMCI_Malloc memory on some process (%zu bytes of it mapped already here); "
                 "raise the limit, or set ARMCI_SHM_HEAP_SIZE to the memory the job allocates",
-                armcii_node.fitted_limit >> 10, mapped_now());
+                armcii_node.fitted_limit >> 10, armcii_proc_status("VmSize:"));
     return ARMCII_ENOMEM;
 }
 
