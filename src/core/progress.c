@@ -381,16 +381,31 @@ int armcii_yield_when_idle(void)
     return armcii_prog.yield_after == 1;
 }
 
+/* The nap between passes with nothing to do (idle_us), and why, once the thread's CPU,
+ * the doorbell and keep-warm are known. */
+static void idle_interval(void)
+{
+    long us = armcii_rt.env.PROGRESS_INTERVAL_US;
+    armcii_prog.idle_why = "ARMCI_PROGRESS_INTERVAL_US";
+    if (!armcii_prog.own_cpu && !armcii_env_user(&armcii_rt.env, "ARMCI_PROGRESS_INTERVAL_US")) {
+        int bell = bell_fd >= 0 && !armcii_warm_on();
+        long shared = bell ? BELL_INTERVAL_US : SHARED_INTERVAL_US;
+        if (shared > us) {
+            us = shared;
+            armcii_prog.idle_why =
+                bell ? "no CPU of its own; a peer that waits rings it" : "no CPU of its own";
+        }
+    }
+    armcii_prog.idle_us = us;
+}
+
 static void *progress_main(void *arg)
 {
     /* idle: serving peers; in flight: our own requests, where polling closely would take
      * the processor from a process (oversubscribed) */
-    long idle_us = armcii_rt.env.PROGRESS_INTERVAL_US, inflight_us = idle_us;
-    if (!armcii_prog.own_cpu && !armcii_env_user(&armcii_rt.env, "ARMCI_PROGRESS_INTERVAL_US")) {
-        long shared = bell_fd >= 0 && !armcii_warm_on() ? BELL_INTERVAL_US : SHARED_INTERVAL_US;
-        idle_us = idle_us > shared ? idle_us : shared;
+    long idle_us = armcii_prog.idle_us, inflight_us = armcii_rt.env.PROGRESS_INTERVAL_US;
+    if (!armcii_prog.own_cpu && !armcii_env_user(&armcii_rt.env, "ARMCI_PROGRESS_INTERVAL_US"))
         inflight_us = inflight_us > SHARED_INTERVAL_US ? inflight_us : SHARED_INTERVAL_US;
-    }
     struct timespec idle = {.tv_sec = idle_us / 1000000, .tv_nsec = (idle_us % 1000000) * 1000L};
     struct timespec busy = {.tv_sec = (5 * idle_us) / 1000000,
                             .tv_nsec = ((5 * idle_us) % 1000000) * 1000L};
@@ -452,6 +467,7 @@ armcii_status_t armcii_progress_thread_start(void)
      * takes the processor from a computing process (the caller that woke it, or a peer). */
     armcii_prog.own_cpu = !oversubscribed() && armcii_topo_progress_elsewhere();
     armcii_warm_init();
+    idle_interval();
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     int placed = armcii_topo_place_progress_thread(&attr);
@@ -462,6 +478,7 @@ armcii_status_t armcii_progress_thread_start(void)
                     armcii_topo_progress_cpus(), strerror(rc));
         armcii_prog.own_cpu = 0;
         armcii_warm_init();
+        idle_interval();
         rc = pthread_create(&armcii_prog.tid, NULL, progress_main, NULL);
     }
     if (rc != 0)

@@ -34,6 +34,9 @@ typedef struct {
     int own_cpu;
     int thread_on;
     pthread_t tid;
+    /* How long the thread naps between passes with nothing to do, and why (VERBOSE). */
+    long idle_us;
+    const char *idle_why;
 
     /* ... and what both threads write, on a line of its own, so that the progress
      * thread's writes do not take from the caller the line it only reads. */

@@ -153,8 +153,9 @@ static void print_settings(void)
     if (armcii_rt.rank == 0)
         armcii_ofi_describe(armcii_info_line, &armcii_rt.limits);
     if (armcii_prog.thread_on)
-        snprintf(line, sizeof(line), "progress thread: on, runs on %s; %s; %s",
-                 armcii_topo_progress_cpus(),
+        snprintf(line, sizeof(line),
+                 "progress thread: on, runs on %s; naps %ld us when idle (%s); %s; %s",
+                 armcii_topo_progress_cpus(), armcii_prog.idle_us, armcii_prog.idle_why,
                  armcii_prog.own_cpu && armcii_rt.env.PROGRESS_WAKE_MIN > 0
                      ? "woken by large nonblocking transfers"
                      : "not woken by transfers",
