@@ -18,11 +18,12 @@ pkgs="build-essential autoconf automake libtool pkg-config libfabric-dev libfabr
       libglobalarrays-dev libscalapack-openmpi-dev liblapack-dev libblas-dev gfortran valgrind
       clang-format"
 # the check also builds for MPICH (Debian's: hydra, UCX), whose ABI is the other family's,
-# reads the manual pages with man, builds and installs the Debian packages, and reads
-# JSON and the headers' names with python3
+# reads the manual pages with man, builds and installs the Debian packages, reads JSON and
+# the headers' names with python3, and runs jobs under a real Slurm (its pmix plugin loads
+# libpmix-dev's libpmix.so)
 [ "$what" = check ] &&
     pkgs="$pkgs mpich libmpich-dev libscalapack-mpich-dev man-db dpkg-dev debhelper lintian
-          python3"
+          python3 slurm-wlm munge libpmix-dev"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -86,12 +87,13 @@ check)
     echo "== the part of the tests where MPIs differ, built for MPICH (CC=mpicc.mpich)"
     # MPICH's family has another ABI (MPI_Comm is an int) and another launcher (hydra):
     # the unit tests (the ABI), the suite's every-mpi lines, the misuse cases, the fault
-    # tests, Debian's GA for MPICH (libga-mpich), and an Open MPI program that finds it.
+    # tests, Debian's GA for MPICH (libga-mpich), an Open MPI program that finds it, and
+    # jobs under Slurm (srun --mpi=pmi2).
     mpich=_build/mpich
     build "$mpich" CC=mpicc.mpich --enable-werror || status=1
     (cd "$mpich" && SUITE_TAG=every-mpi make check TESTS="testing/unit/test_core \
         testing/unit/test_cache testing/suite.sh testing/errors.sh testing/dead.sh \
-        testing/ga.sh testing/family.sh" >make-check.log 2>&1) || status=1
+        testing/ga.sh testing/family.sh testing/slurm.sh" >make-check.log 2>&1) || status=1
     testing/summary.sh "$main" "$san" "$tsan" "$mpich"
     exit $status
     ;;

@@ -43,6 +43,19 @@ matrix_programs() {
     done | sort -u
 }
 
+# matrix_set FILE NAME: the programs of the set @NAME, one a line, without arguments.
+matrix_set() {
+    awk -v want="$2" '
+        { line = $0 }
+        sub(/\\$/, "", line) { held = held line; next }
+        { line = held line; held = "" }
+        line ~ "^[ \t]*@" want "[ \t]*=" {
+            sub(/^[^=]*=[ \t]*/, "", line)
+            n = split(line, p, ",")
+            for (i = 1; i <= n; i++) { split(p[i], w, " "); if (w[1] != "") print w[1] }
+        }' "$1"
+}
+
 # matrix_has_tag TAGS WORD: whether the last column of a line (TAGS) holds WORD.
 matrix_has_tag() {
     for w in $1; do [ "$w" = "$2" ] && return 0; done

@@ -48,7 +48,7 @@ mpich)
     # could say whom they lost. Ignored here, it stays ignored through mpiexec and exec.
     [ -z "${MPI_KEEP_GOING:-}" ] || trap '' USR1
     ;;
-srun) set -- -n "$n" --overcommit ${MPI_KEEP_GOING:+--no-kill} "$@" ;;
+srun) set -- -n "$n" --overcommit ${MPI_KEEP_GOING:+--kill-on-bad-exit=0} "$@" ;;
 esac
 # A job that ends well leaves nothing in /dev/shm: its node heap object loses its name as soon
 # as every process of the node has opened it (src/transport/shm.c). Objects named after a

@@ -5,8 +5,8 @@
 #   hosts.sh up N       bring up N hosts (1-4); prints the cluster's directory
 #   hosts.sh down DIR   tear that cluster down
 #   hosts.sh clean      remove what runs that no longer exist left behind
-#   hosts.sh sweep DIR  end every process on the hosts but their keepers (what a run that
-#                       outlived its timeout left there)
+#   hosts.sh sweep DIR  end every process on the hosts but their keepers and daemons
+#                       (what a run that outlived its timeout left there)
 #   hosts.sh shape DIR RATE   limit every host's link to RATE each way (tc's tbf; e.g.
 #                       10gbit, 25gbit; "off" lifts the limit)
 #   hosts.sh cut DIR H  take host H's fabric link down at the switch (the bridge's end of
@@ -38,10 +38,11 @@ die() {
     exit 1
 }
 
-# sweep DIR: every process in the cluster's namespaces but the keepers
+# sweep DIR: every process in the cluster's namespaces but the keepers and the daemons
+# that serve the hosts (slurm.sh's munged, slurmctld and slurmds)
 sweep() {
     dir=$1
-    keepers=" $(cat "$dir"/*.pid 2>/dev/null | tr '\n' ' ')"
+    keepers=" $(cat "$dir"/*.pid "$dir"/slurm/*.pid "$dir"/slurm/munge/*.pid 2>/dev/null | tr '\n' ' ')"
     for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^acl-$(basename "$dir")-" || true); do
         for p in $(ip netns pids "$ns" 2>/dev/null || true); do
             case $keepers in

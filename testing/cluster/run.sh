@@ -10,7 +10,13 @@
 # afterwards. Like run-mpi.sh: under `timeout` (TEST_TIMEOUT, default 120 s), with the
 # launcher of launcher.sh (Open MPI's mpirun or hydra). NP, when set, runs that many
 # processes instead of HOSTS x PROCS_PER_HOST (uneven layouts: the first hosts full).
+# ARMCI_TEST_LAUNCHER=srun starts them with Slurm's srun instead, on a cluster that runs
+# Slurm (slurm.sh up; SRUN_ARGS, more srun options).
 set -eu
+die() {
+    echo "run.sh: $*" >&2
+    exit 2
+}
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 3 ] || {
     echo "usage: $0 HOSTS PROCS_PER_HOST [mpirun options] program [args...]" >&2
@@ -30,6 +36,26 @@ launcher_env
 # libfabric's tcp and sockets providers: each host's own interface, never loopback
 export FI_TCP_IFACE="${FI_TCP_IFACE:-eth0}" FI_SOCKETS_IFACE="${FI_SOCKETS_IFACE:-eth0}"
 np=${NP:-$((hosts * ppn))}
+if [ "${ARMCI_TEST_LAUNCHER:-}" = srun ]; then
+    # Slurm on the hosts (slurm.sh): srun on the head node, the cluster's login node. Its
+    # MPI plugin is the family's: PMIx for Open MPI, PMI-2 for MPICH's. Unbound, as above:
+    # the hosts share the machine's processors (SRUN_ARGS may say --cpu-bind=cores).
+    [ -f "$dir/slurm/slurm.conf" ] ||
+        die "ARMCI_TEST_LAUNCHER=srun: no Slurm on the cluster in $dir (slurm.sh up)"
+    case $MPI_FAMILY in
+    openmpi) plugin=pmix ;;
+    mpich) plugin=pmi2 ;;
+    *) die "srun: no MPI plugin known for the family $MPI_FAMILY" ;;
+    esac
+    # MPI_KEEP_GOING: a task that ends does not end the step (the fault tests)
+    status=0
+    # shellcheck disable=SC2086 # SRUN_ARGS is a list of words
+    SLURM_CONF=$dir/slurm/slurm.conf nsenter -t "$(cat "$dir/head.pid")" -n -u -m --wd="$PWD" -- \
+        timeout -k 5 "${TEST_TIMEOUT:-120}" srun --mpi="${SRUN_MPI:-$plugin}" -N "$hosts" -n "$np" \
+        --ntasks-per-node="$ppn" --cpu-bind=none ${MPI_KEEP_GOING:+--kill-on-bad-exit=0} \
+        ${SRUN_ARGS:-} "$@" || status=$?
+    exit $status
+fi
 case $MPI_FAMILY in
 openmpi)
     list=$(head -n "$hosts" "$dir/hostfile" | sed "s/\$/:$ppn/" | paste -sd, -)
