@@ -108,13 +108,14 @@ else
     skip "man finds armci-info(1) and armci-ofi(7)" "man is not installed (apt-get install man-db)"
 fi
 
-# the guides armci-ofi(7) points to are installed (issue 61: they were not)
+# the guides armci-ofi(7) points to are installed (issue 61: they were not), with the
+# Slurm job script docs/cluster.md shows (issue 60)
 missing=
-for d in README.md NEWS cluster.md tuning.md; do
+for d in README.md NEWS cluster.md tuning.md examples/job.sbatch; do
     ls /usr/share/doc/armci-ofi-tools/"$d"* >/dev/null 2>&1 || missing="$missing $d"
 done
-[ -z "$missing" ] && result ok "the docs are in /usr/share/doc/armci-ofi-tools" ||
-    result "missing:$missing" "the docs are in /usr/share/doc/armci-ofi-tools"
+[ -z "$missing" ] && result ok "the docs and the job script are in /usr/share/doc/armci-ofi-tools" ||
+    result "missing:$missing" "the docs and the job script are in /usr/share/doc/armci-ofi-tools"
 # reproducible: nothing installed names the folder the packages were built in (issue 61:
 # armci-info --json's build flags held it, in Debian's -ffile-prefix-map)
 named=$(for f in $(dpkg -L $pkgs 2>/dev/null); do

@@ -96,6 +96,51 @@ else
     diff "$doc" "$gen" | sed 's/^/#   /' | head -10
 fi
 rm -f "$gen" "$doc"
+# The site guide's Slurm pieces (docs/cluster.md): the job script is the one slurm.sh runs
+# through sbatch, and the HealthCheckProgram script does what it says when run as slurmd
+# would (its scontrol a stand-in that records its arguments): nothing on a good node, the
+# node drained with the failed check as the reason on a bad one.
+hc=$(mktemp -d)
+sed -n '/<!-- job-sbatch:begin -->/,/<!-- job-sbatch:end -->/p' "$top/docs/cluster.md" |
+    sed '1,2d;$d' | sed '$d' >"$hc/job.sbatch"
+cmp -s "$hc/job.sbatch" "$top/testing/cluster/job.sbatch" &&
+    result ok "docs/cluster.md's job script is testing/cluster/job.sbatch, which slurm.sh runs" ||
+    result "they differ" "docs/cluster.md's job script is testing/cluster/job.sbatch, which slurm.sh runs"
+awk '/HealthCheckProgram/ { want = 1 } want && /^   ```sh$/ { on = 1; next }
+     on && /^   ```$/ { exit } on { sub(/^   /, ""); print }' "$top/docs/cluster.md" >"$hc/health.sh"
+printf '#!/bin/sh\necho "$@" >>"%s/scontrol.args"\n' "$hc" >"$hc/scontrol"
+chmod +x "$hc/scontrol"
+tools=$(cd "$(dirname "$info")" && pwd)
+if ! command -v python3 >/dev/null; then
+    skip "docs/cluster.md's HealthCheckProgram script" "python3 is not installed (apt-get install python3)"
+elif grep -q 'armci-info --check' "$hc/health.sh" &&
+    PATH="$hc:$tools:$PATH" sh "$hc/health.sh" && [ ! -f "$hc/scontrol.args" ] &&
+    FI_PROVIDER=nosuch PATH="$hc:$tools:$PATH" sh "$hc/health.sh" &&
+    grep -q "^update nodename=$(hostname -s) state=drain reason=armci: provider: none offers RDM endpoints" "$hc/scontrol.args"; then
+    result ok "docs/cluster.md's HealthCheckProgram script: a good node left alone, a bad one drained with the reason"
+else
+    result "$(cat "$hc/scontrol.args" 2>/dev/null || echo 'scontrol not called')" \
+        "docs/cluster.md's HealthCheckProgram script: a good node left alone, a bad one drained with the reason"
+fi
+rm -rf "$hc"
+# "Is the job on the fabric it should be?": the lines the guide greps for are there, in
+# the shape it shows, and the provider the guide tells a site to insist on ends a job that
+# cannot have it at ARMCI_Init
+lines=$(ARMCI_VERBOSE=1 ARMCI_SHM=0 FI_PROVIDER=tcp "$(dirname "$0")/run-mpi.sh" 2 \
+    "${top_builddir:-.}/testing/demo/demo" 2>&1 | grep '^armci: libfabric: ')
+echo "$lines" | grep -q '^armci: libfabric: provider tcp;ofi_rxm, inject ' &&
+    echo "$lines" | grep -Eq '^armci: libfabric: libfabric [0-9.]+ \(/[^)]*\); NIC ' &&
+    result ok "docs/cluster.md: ARMCI_VERBOSE's libfabric lines name the provider, the file and the NIC" ||
+    result "not as shown" "docs/cluster.md: ARMCI_VERBOSE's libfabric lines name the provider, the file and the NIC"
+if fi_info -p verbs >/dev/null 2>&1; then
+    skip "docs/cluster.md: FI_PROVIDER=verbs where there is none ends the job" "this machine has verbs"
+else
+    lines=$(FI_PROVIDER=verbs ARMCI_SHM=0 TEST_TIMEOUT=60 "$(dirname "$0")/run-mpi.sh" 2 \
+        "${top_builddir:-.}/testing/demo/demo" 2>&1)
+    echo "$lines" | grep -q '^armci: rank 0: ARMCI_Init: no libfabric provider offers RDM endpoints' &&
+        result ok "docs/cluster.md: FI_PROVIDER=verbs where there is none ends the job at ARMCI_Init, said" ||
+        result "not said" "docs/cluster.md: FI_PROVIDER=verbs where there is none ends the job at ARMCI_Init, said"
+fi
 # The manual pages: armci-ofi(7) is what armci-info --man makes of the same table
 if "$info" --man | cmp -s - "$top/docs/man/armci-ofi.7"; then
     result ok "docs/man/armci-ofi.7 is current"
