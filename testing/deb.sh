@@ -10,7 +10,8 @@
 # takes it, and runs on its own family's library whatever the library path puts first;
 # Global Arrays' test program links Debian's GA for each family with them and passes;
 # armci-info, its manual pages, the guides and the job script are there; removing them
-# leaves none of their files. Installing packages needs root: elsewhere this says so, as
+# leaves none of their files. With DEB_GA=1 (make check-long), GA 5.8.2 is also built from
+# source with --with-armci= each family's prefix, and its main tests run on the packages. Installing packages needs root: elsewhere this says so, as
 # a skip.
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_srcdir:-$here/..}
@@ -79,16 +80,20 @@ else
     skip "libarmci-mpi-dev stays installed beside" "libarmci-mpi-dev is not installed (apt-get install libarmci-mpi-dev)"
 fi
 
+launcher_of() { # launcher_of FAMILY: the environment that has run-mpi.sh use its launcher
+    case $1 in
+    openmpi) echo "env MPIEXEC=$(command -v mpirun.openmpi) MPI_FAMILY=openmpi" ;;
+    mpich) echo "env MPIEXEC=$(command -v mpiexec.mpich) MPI_FAMILY=mpich" ;;
+    esac
+}
+
 # 3. what a user does with them, in each family: build through pkg-config, and through the
 # family's prefix as GA's --with-armci=PREFIX and NWChem's EXTERNAL_ARMCI_PATH do (-I, -L,
 # -larmci); run with the family's launcher; the program loads its own family's library
 unset PKG_CONFIG_PATH
 for fam in openmpi mpich; do
     prefix=/usr/lib/$multiarch/armci-ofi/$fam
-    case $fam in
-    openmpi) launch="env MPIEXEC=$(command -v mpirun.openmpi) MPI_FAMILY=openmpi" ;;
-    mpich) launch="env MPIEXEC=$(command -v mpiexec.mpich) MPI_FAMILY=mpich" ;;
-    esac
+    launch=$(launcher_of $fam)
     flags=$(pkg-config --cflags --libs armci-$fam 2>>"$log")
     for how in pkg-config prefix; do
         if [ $how = pkg-config ]; then
@@ -149,6 +154,44 @@ if mpicc "$here/pkg/ring.c" -o "$work/ring-plain" -I"$top/include" -I"$build/inc
 fi
 cat "$work/ring.log" >>"$log" 2>/dev/null
 report $ok "a program linked with libarmci.so.0 runs on the Open MPI package through LD_LIBRARY_PATH" "$log"
+# Global Arrays built from source on the installed packages, as a site builds it: GA 5.8.2's
+# configure --with-armci= each family's prefix, its library and its main tests, test.x
+# (Fortran) and testc.x (C), run at 4 processes with the family's launcher. Ten minutes on
+# two cores: in make check-long (DEB_GA=1), beyond CI's budget.
+. "$here/ga-src.sh"
+ga_tarball=${GA_TARBALL:-$top/../shared/ext/ga-5.8.2.tar.gz}
+if [ -z "${DEB_GA:-}" ]; then
+    skip "GA 5.8.2 built with --with-armci= each family's prefix" "make check-long runs it (DEB_GA=1)"
+elif [ ! -f "$ga_tarball" ]; then
+    skip "GA 5.8.2 built with --with-armci= each family's prefix" \
+        "no GA source tarball at $ga_tarball (GA_TARBALL names one)"
+elif ! ga_src "$ga_tarball" "$work/ga" "$work/ga-autogen.log"; then
+    report 1 "GA 5.8.2's autogen.sh" "$work/ga-autogen.log"
+else
+    for fam in openmpi mpich; do
+        prefix=/usr/lib/$multiarch/armci-ofi/$fam
+        gb=$work/ga/build-$fam
+        mkdir -p "$gb"
+        ok=1
+        # (GA's make is not ours: make check's variables in MAKEFLAGS would replace GA's)
+        if (cd "$gb" && unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL &&
+            "$work/ga/ga-5.8.2/configure" --with-armci="$prefix" MPICC=mpicc.$fam \
+                MPICXX=mpicxx.$fam MPIF77=mpif77.$fam && make -j2 &&
+            make -j2 global/testing/test.x global/testing/testc.x) >"$work/ga-$fam.log" 2>&1 &&
+            ldd "$gb/global/testing/test.x" | grep -q "libarmci-$fam.so.0 => /"; then
+            ok=0
+        fi
+        report $ok "$fam: GA 5.8.2 configured --with-armci=$prefix builds on the packages" "$work/ga-$fam.log"
+        for t in test.x testc.x; do
+            # shellcheck disable=SC2046 # the launcher's environment is a list of words
+            TEST_TIMEOUT=300 $(launcher_of $fam) "$run" 4 "$gb/global/testing/$t" \
+                >"$work/ga-$t.log" 2>&1 && grep -q 'All tests successful' "$work/ga-$t.log" &&
+                report 0 "$fam: GA's $t at 4 processes on the packages" ||
+                report 1 "$fam: GA's $t at 4 processes on the packages" "$work/ga-$t.log"
+        done
+    done
+fi
+
 # the guides armci-ofi(7) points to are installed (issue 61: they were not), with the
 # Slurm job script docs/cluster.md shows (issue 60)
 missing=

@@ -33,25 +33,9 @@ build=$work/build-$family
 mkdir -p "$work"
 log=$work/build-$family.log
 
-# GA's autogen.sh downloads pinned autotools: it gets a script that links the system's
-# (shared/ext/README.md), and the config.guess/sub automake ships.
-if [ ! -x "$src/configure" ]; then
-    rm -rf "$src"
-    tar xzf "$tarball" -C "$work" &&
-        cat >"$src/travis/install-autotools.sh" <<'EOF' &&
-#!/bin/sh
-mkdir -p "$1/bin"
-for t in m4 autoconf autoheader autom4te autoreconf autoscan autoupdate ifnames automake \
-    aclocal libtool libtoolize; do
-    p=$(command -v $t) && ln -sf "$p" "$1/bin/$t"
-done
-for f in config.guess config.sub; do
-    ln -sf "$(ls /usr/share/automake-*/$f | tail -n 1)" "$1/bin/$f"
-done
-EOF
-        (cd "$src" && ./autogen.sh) >"$log" 2>&1 ||
-        { report 1 "ga-check: GA's autogen.sh" "$log"; finish ga-check; exit 1; }
-fi
+. "$here/ga-src.sh"
+ga_src "$tarball" "$work" "$log" ||
+    { report 1 "ga-check: GA's autogen.sh" "$log"; finish ga-check; exit 1; }
 if [ ! -f "$build/.built" ]; then
     rm -rf "$build"
     mkdir -p "$build"
