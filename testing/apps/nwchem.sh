@@ -23,7 +23,10 @@
 # nwchem-armci-ofi (finds libarmci.so.0 by its rpath, WORKDIR/armci-ofi/lib, a symlink
 # into the build tree: rebuilding the library needs no relink) and
 # WORKDIR/bin/nwchem-armci-mpi (ARMCI-MPI linked statically, ARMCI_MPI_LIB, default
-# Debian's libarmci-openmpi.a); logs in WORKDIR/log. Each build phase is skipped when its
+# Debian's libarmci-openmpi.a); logs in WORKDIR/log. ARMCI_PREFIX builds on an installed
+# armci-ofi instead of the build tree, as a user would: make install's prefix, or a Debian
+# package's family prefix (/usr/lib/x86_64-linux-gnu/armci-ofi/openmpi); the binary must
+# then load the library that prefix names (a system library needs no rpath). Each build phase is skipped when its
 # product exists (the copy, the GA tarball, nwchem_config, 64_to_32, the make, the
 # relink): remove WORKDIR/stamp/make to make again, WORKDIR to start over. MAKE_JOBS is
 # make's -j (default 2). The run uses testing/run-mpi.sh: NP processes (default 2),
@@ -79,24 +82,31 @@ nwchem_env() { # $1: the ARMCI prefix
           USE_OPENMP USE_LIBXC USE_TBLITE USE_PYTHONCONFIG PYTHONVERSION LD_RUN_PATH
 }
 
-# The ARMCI prefixes: ours by symlinks into the build and source trees, ARMCI-MPI's from
-# the Debian package (its static library only, so the relinked binary needs no path).
+# The ARMCI prefixes: ours by symlinks into the build and source trees (or ARMCI_PREFIX
+# as it is), ARMCI-MPI's from the Debian package (its static library only, so the relinked binary needs no path).
 make_prefixes() {
-    builddir=$(cd "${top_builddir:-$srcdir/_build/default}" 2>/dev/null && pwd) ||
-        die "build tree ${top_builddir:-$srcdir/_build/default} not found"
-    [ -e "$builddir/.libs/libarmci.so" ] || die "$builddir/.libs/libarmci.so not found"
     [ -e "$mpilib" ] || die "$mpilib not found (Debian's libarmci-mpi-dev)"
     rm -rf "$WORKDIR/armci-ofi" "$WORKDIR/armci-mpi"
-    mkdir -p "$WORKDIR/armci-ofi/include" "$WORKDIR/armci-ofi/lib" \
-             "$WORKDIR/armci-mpi/include" "$WORKDIR/armci-mpi/lib"
-    for h in "$srcdir"/include/*.h; do ln -s "$h" "$WORKDIR/armci-ofi/include/"; done
-    for l in libarmci.so libarmci.so.0; do
-        ln -s "$builddir/.libs/$l" "$WORKDIR/armci-ofi/lib/$l"
-    done
+    mkdir -p "$WORKDIR/armci-mpi/include" "$WORKDIR/armci-mpi/lib"
     for h in armci.h message.h armcix.h armciconf.h mp3.h; do
         [ ! -e "/usr/include/$h" ] || ln -s "/usr/include/$h" "$WORKDIR/armci-mpi/include/"
     done
     ln -s "$mpilib" "$WORKDIR/armci-mpi/lib/libarmci.a"
+    if [ -n "${ARMCI_PREFIX:-}" ]; then
+        [ -e "$ARMCI_PREFIX/lib/libarmci.so" ] && [ -e "$ARMCI_PREFIX/include/armci.h" ] ||
+            die "ARMCI_PREFIX=$ARMCI_PREFIX has no lib/libarmci.so and include/armci.h"
+        ours=$ARMCI_PREFIX
+        return
+    fi
+    ours=$WORKDIR/armci-ofi
+    builddir=$(cd "${top_builddir:-$srcdir/_build/default}" 2>/dev/null && pwd) ||
+        die "build tree ${top_builddir:-$srcdir/_build/default} not found"
+    [ -e "$builddir/.libs/libarmci.so" ] || die "$builddir/.libs/libarmci.so not found"
+    mkdir -p "$ours/include" "$ours/lib"
+    for h in "$srcdir"/include/*.h; do ln -s "$h" "$ours/include/"; done
+    for l in libarmci.so libarmci.so.0; do
+        ln -s "$builddir/.libs/$l" "$ours/lib/$l"
+    done
 }
 
 do_build() {
@@ -156,10 +166,11 @@ EOF
         rm -rf "$gd"
     fi
 
-    nwchem_env "$WORKDIR/armci-ofi"
+    nwchem_env "$ours"
     # The binary's rpath to our prefix (no -rpath is on NWChem's link line, so ld takes
     # LD_RUN_PATH); GA's configure tests that run programs linked with -larmci need it too.
-    export LD_RUN_PATH="$WORKDIR/armci-ofi/lib"
+    # A package's library is in the system's folder, where the loader looks anyway.
+    export LD_RUN_PATH="$ours/lib"
     cd "$top/src" || exit 1
 
     # 3. Configuration and the 64-to-32-bit integer conversion of the BLAS/LAPACK calls.
@@ -222,8 +233,10 @@ check_binary() {
     lib=$(env -u LD_LIBRARY_PATH ldd "$b" | awk '$1 ~ /^libarmci/ { print $3 }')
     case $1 in
     armci-ofi)
-        [ "$lib" = "$WORKDIR/armci-ofi/lib/libarmci.so.0" ] ||
-            die "$b does not load libarmci.so.0 from $WORKDIR/armci-ofi/lib (ldd: ${lib:-none})" ;;
+        # the file the prefix's libarmci.so names, whatever the loader's path to it
+        want=$(readlink -f "$ours/lib/libarmci.so")
+        [ -n "$lib" ] && [ "$(readlink -f "$lib")" = "$want" ] ||
+            die "$b does not load $want, the library of $ours (ldd: ${lib:-none})" ;;
     armci-mpi)
         [ -z "$lib" ] || die "$b loads a shared libarmci ($lib)"
         nm "$b" | grep -q ' [TW] ARMCI_Init$' || die "$b has no ARMCI_Init" ;;
