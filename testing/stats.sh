@@ -163,4 +163,21 @@ PROG=${top_builddir:-.}/testing/mpi/t_strided check \
     "all(x > 0 for x in c['copies around the cache'])" \
     ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_BUFFERED_MAX=1K ARMCI_PLACEMENT=memory
 # (auto: t_stats's small copies through the cache; the first case above)
+
+# Full queues said once (ARMCI_VERBOSE; src/transport/ofi.c): process 1 stays outside ARMCI
+# for 300 ms with no progress thread while process 0 puts 20 000 blocks to it (T_FLOOD),
+# so process 0 retries far more often than it has operations; the last block arrives all
+# the same. Without ARMCI_VERBOSE the same retries go unsaid. Two processes, one a core:
+# process 0 retries without yielding for a process of its core (some 400 000 times).
+flood="ARMCI_SHM=0 FI_PROVIDER=tcp ARMCI_PROGRESS_THREAD=0 T_FLOOD=20000"
+json=$(mktemp)
+run_case "stats/fabric, a target outside ARMCI: queue full said once, naming it" \
+    --want "rank 0: queue full: [0-9]+ retries in [0-9]+ operations so far \(the latest to rank 1\).*progress thread \(off here\)" \
+    --then "[ \$(grep -c 'queue full:' \"\$log\") = 1 ]" \
+    -- env $flood ARMCI_VERBOSE=1 "$run" 2 "$prog"
+run_case "stats/fabric, a target outside ARMCI, quiet: the retries counted, nothing said" \
+    --reject "queue full:" \
+    --then "python3 -c \"import json,sys; c=json.load(open('$json'))['counters']; sys.exit(0 if c['queue-full retries'][0] >= 1024 else 1)\"" \
+    -- env $flood ARMCI_STATS=1 ARMCI_STATS_FILE="$json" "$run" 2 "$prog"
+rm -f "$json"
 finish stats

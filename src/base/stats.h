@@ -46,6 +46,7 @@ typedef struct {
     long bells_rung;              /* doorbells rung to a peer's progress thread (atomic) */
     long bell_wakes;              /* naps a peer's doorbell cut short (atomic) */
     long eagain_retries;          /* provider queue full, retried */
+    long eagain_yields;           /* ... and the processor let go meanwhile */
     long idle_yields;             /* ARMCIX_Progress calls that found nothing and yielded */
     long acks_sent;               /* acknowledgement messages of their own (not riding on others) */
     long acks_wanted;             /* deferred acknowledgements asked for (src/transport/am.c) */
@@ -67,6 +68,16 @@ static inline void armcii_stat_op(armcii_op_t kind, int path, long bytes)
 {
     armcii_stats.ops[kind][path]++;
     armcii_stats.bytes[kind] += bytes;
+}
+
+/** The operations counted so far, of every kind and path. */
+static inline long armcii_stat_ops_total(void)
+{
+    long n = 0;
+    for (int k = 0; k < ARMCII_OP_NKIND; k++)
+        for (int p = 0; p < ARMCII_ST_NPATH; p++)
+            n += armcii_stats.ops[k][p];
+    return n;
 }
 
 /** A collective ran as @p alg (ARMCII_ST_COLL_PULL...). */
@@ -134,6 +145,12 @@ static inline void armcii_stat_progress_cpu(double seconds)
 static inline void armcii_stat_eagain(void)
 {
     armcii_stats.eagain_retries++;
+}
+
+/** A retry found nothing to complete and yielded the processor. */
+static inline void armcii_stat_eagain_yield(void)
+{
+    armcii_stats.eagain_yields++;
 }
 
 /** ARMCIX_Progress found nothing and yielded the processor. */

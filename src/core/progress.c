@@ -118,7 +118,7 @@ static void ring_when_due(watch_t *w, int target)
         w->rung = -1; /* nobody to ring: stop looking */
         return;
     }
-    double now = armcii_now(), after = 1e-6 * (double)armcii_rt.env.DOORBELL_US;
+    double now = armcii_now(), after = 1e-6 * (double)armcii_prog.bell_us;
     if (w->bell_t0 == 0) {
         w->bell_t0 = now;
     } else if (now - w->bell_t0 >= after * (1 + BELL_AGAIN * w->rung)) {
@@ -365,6 +365,26 @@ static int oversubscribed(void)
     return armcii_topo.hw_pus && (unsigned)armcii_topo.machine_size > armcii_topo.hw_pus;
 }
 
+/* Where K processes share each hardware thread, a peer that is runnable gets the processor
+ * within about K turns of the scheduler: a wait of ARMCI_DOORBELL_US is then the crowd's
+ * doing, not a peer computing, and a ring would only wake one more thread to compete for
+ * the processor. Unless the delay was chosen, it is K times as long (docs/tuning.md; at 8
+ * processes on 2 cores over tcp the default rang ~2 700 times a process in 500 exchange
+ * rounds and took a quarter longer than no doorbell, 4 times the delay ~4 times:
+ * crowd_bench). */
+static void bell_delay(void)
+{
+    long us = armcii_rt.env.DOORBELL_US;
+    armcii_prog.bell_why = "ARMCI_DOORBELL_US";
+    if (us > 0 && oversubscribed() && !armcii_env_user(&armcii_rt.env, "ARMCI_DOORBELL_US")) {
+        long k = ((long)armcii_topo.machine_size + (long)armcii_topo.hw_pus - 1) /
+                 (long)armcii_topo.hw_pus;
+        us *= k;
+        armcii_prog.bell_why = "ARMCI_DOORBELL_US times the processes per hardware thread";
+    }
+    armcii_prog.bell_us = us;
+}
+
 /* Oversubscribed, an empty poll yields at once: a process polling 128 times (each a
  * provider call) before yielding keeps its core's other process, often the one it waits
  * for, off the processor that long. Open MPI yields likewise when oversubscribed
@@ -374,6 +394,7 @@ void armcii_yield_init(void)
     long want = armcii_rt.env.YIELD_IDLE;
     int every = want == 1 || (want == -1 && oversubscribed());
     armcii_prog.yield_after = every ? 1 : 128;
+    bell_delay();
 }
 
 int armcii_yield_when_idle(void)

@@ -37,6 +37,10 @@ typedef struct {
     /* How long the thread naps between passes with nothing to do, and why (VERBOSE). */
     long idle_us;
     const char *idle_why;
+    /* How long a wait for a fabric peer lasts before it rings the peer's doorbell, and why
+     * (ARMCI_DOORBELL_US, longer where processes outnumber hardware threads). */
+    long bell_us;
+    const char *bell_why;
 
     /* ... and what both threads write, on a line of its own, so that the progress
      * thread's writes do not take from the caller the line it only reads. */

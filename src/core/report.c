@@ -20,7 +20,7 @@ static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collecti
                                                   "collectives naive", "collectives hier",
                                                   "collectives mpi",   "collectives p2p"};
 
-#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 19)
+#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 20)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -63,6 +63,8 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)armcii_stats.bell_wakes;
     strcpy(names[k], "queue-full retries");
     v[k++] = (double)armcii_stats.eagain_retries;
+    strcpy(names[k], "... yielding the CPU");
+    v[k++] = (double)armcii_stats.eagain_yields;
     strcpy(names[k], "idle ARMCIX_Progress yields");
     v[k++] = (double)armcii_stats.idle_yields;
     strcpy(names[k], "acknowledgements sent");

@@ -163,6 +163,12 @@ static void print_settings(void)
     else
         snprintf(line, sizeof(line), "progress thread: off");
     armcii_info_line(line);
+    if (armcii_bell_fd() >= 0) {
+        snprintf(line, sizeof(line),
+                 "doorbell: a wait for a fabric peer rings it after %ld us (%s)",
+                 armcii_prog.bell_us, armcii_prog.bell_why);
+        armcii_info_line(line);
+    }
     memory_line(line, sizeof(line));
     armcii_info_line(line);
     if (above)
@@ -186,6 +192,7 @@ static void configure_transport(void)
         .node_size = armcii_topo.node_size,
         .shm = armcii_rt.shm,
         .max_requests = (int)armcii_rt.env.MAX_REQUESTS,
+        .yield_after = armcii_prog.yield_after,
         .comm = armcii_rt.comm,
         .node_comm = armcii_topo.node_comm,
         .env = &armcii_rt.env,

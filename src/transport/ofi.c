@@ -8,6 +8,7 @@
  * message ordering (which decides when the core must wait before a blocking operation)
  * and whether a write completion means remote completion.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,31 +37,66 @@ void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
                  fi_strerror((int)-rc), armcii_ofi_provider());
 }
 
+/* Full queues as the rule, not the exception: said once a process (ARMCI_VERBOSE), looked at
+ * every CROWDED_RETRIES retries, when they are more than one for each CROWDED_PER
+ * operations. */
+#define CROWDED_RETRIES 1024
+#define CROWDED_PER     100
+
+static void say_crowded(int target)
+{
+    static int said;
+    if (said || !armcii_tp.env->VERBOSE)
+        return;
+    long ops = armcii_stat_ops_total();
+    long retries = armcii_stats.eagain_retries;
+    if (retries * CROWDED_PER <= ops)
+        return;
+    said = 1;
+    armcii_warn("queue full: %ld retries in %ld operations so far (the latest to rank %d): what "
+                "is sent waits until its target takes it, which a target computing outside "
+                "ARMCI does only with its progress thread (%s here), and one among more "
+                "processes than cores only when it gets the processor (%s; ARMCI_YIELD_IDLE)",
+                retries, ops, target, armcii_tp.sends_need_caller ? "off" : "on",
+                armcii_tp.yield_after == 1 ? "retries yield it at once"
+                                           : "retries yield it every 128 empty polls");
+}
+
 /* A retry is a wait like any other (the first operation to a peer may wait here for the
- * connection, which needs the peer's progress): bounded, watched, and alert to dead peers. */
-void armcii_ofi_eagain(const char *call, const char *what, int target, double *t0)
+ * connection, which needs the peer's progress): bounded, watched, alert to dead peers, and
+ * yielding the processor as the waits do. A full queue is drained by the peer taking what
+ * was sent to it: where processes outnumber cores, the peer may be the very process a
+ * spinning retry keeps off the processor (docs/tuning.md, ARMCI_YIELD_IDLE). */
+void armcii_ofi_eagain(const char *call, const char *what, int target, ofi_retry_t *r)
 {
     static double barked_for; /* the t0 of the wait the watchdog last spoke about */
     armcii_stat_eagain();
     double now = armcii_now();
-    if (*t0 == 0)
-        *t0 = now;
-    else if (now - *t0 > (double)armcii_tp.env->TIMEOUT) {
+    if (r->t0 == 0)
+        r->t0 = now;
+    else if (now - r->t0 > (double)armcii_tp.env->TIMEOUT) {
         armcii_tp.blame(call, target);
         armcii_fatal(call,
                      "%s to rank %d: the provider's queue stayed full for %ld s: rank %d "
                      "has not taken what was sent to it (is it alive, and calling ARMCI or "
                      "running its progress thread? provider %s; see ARMCI_TIMEOUT)",
                      what, target, armcii_tp.env->TIMEOUT, target, armcii_ofi_provider());
-    } else if (armcii_tp.env->WATCHDOG > 0 && barked_for != *t0 &&
-               now - *t0 >= armcii_tp.env->WATCHDOG) {
-        barked_for = *t0;
+    } else if (armcii_tp.env->WATCHDOG > 0 && barked_for != r->t0 &&
+               now - r->t0 >= armcii_tp.env->WATCHDOG) {
+        barked_for = r->t0;
         armcii_warn("watchdog: %s: %s to rank %d has been retried for %.0f s (the provider's "
                     "queue is full or the connection is not made yet) and is still waiting",
-                    call, what, target, now - *t0);
+                    call, what, target, now - r->t0);
     }
+    if ((armcii_stats.eagain_retries & (CROWDED_RETRIES - 1)) == 0)
+        say_crowded(target);
     armcii_tp.poll_peers(call);
-    armcii_ofi_progress();
+    if (armcii_ofi_progress() > 0)
+        r->idle = 0;
+    else if (++r->idle % armcii_tp.yield_after == 0) {
+        armcii_stat_eagain_yield();
+        sched_yield();
+    }
 }
 
 /* ---- operation contexts ---- */

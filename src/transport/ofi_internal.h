@@ -171,19 +171,27 @@ void *armcii_ofi_local_check(const char *call, const char *what, int target, con
          ? armcii_ofi_local_check(call, what, target, buf, len, desc)                              \
          : (desc))
 
-/** Retry @p expr while it returns -FI_EAGAIN, driving progress in between; bounded by
- *  ARMCI_TIMEOUT. Any other failure is reported, naming the call, operation and target. */
+/** One operation's retries while the provider's queue is full: since when, and how many
+ *  polls in a row found nothing to complete. */
+typedef struct {
+    double t0;
+    unsigned idle;
+} ofi_retry_t;
+
+/** Retry @p expr while it returns -FI_EAGAIN, driving progress in between and letting the
+ *  processor go as a wait does; bounded by ARMCI_TIMEOUT. Any other failure is reported,
+ *  naming the call, operation and target. */
 #define OFI_RETRY(call, what, target, expr)                                                        \
     do {                                                                                           \
-        double t0_ = 0;                                                                            \
+        ofi_retry_t r_ = {0, 0};                                                                   \
         ssize_t rc_;                                                                               \
         while ((rc_ = (expr)) == -FI_EAGAIN)                                                       \
-            armcii_ofi_eagain(call, what, target, &t0_);                                           \
+            armcii_ofi_eagain(call, what, target, &r_);                                            \
         if (rc_ != 0)                                                                              \
             armcii_ofi_fail(call, what, target, rc_);                                              \
     } while (0)
 
-void armcii_ofi_eagain(const char *call, const char *what, int target, double *t0);
+void armcii_ofi_eagain(const char *call, const char *what, int target, ofi_retry_t *r);
 void armcii_ofi_fail(const char *call, const char *what, int target, ssize_t rc)
     __attribute__((noreturn));
 

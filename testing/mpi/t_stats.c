@@ -4,7 +4,8 @@
  * all to the next process; then 10 small all-to-alls, 4 large allgathers and 3 reductions
  * of a double; then broadcasts of 8 and 100 000 bytes, and a barrier and a reduction of a
  * group of every process; then 1000 calls of ARMCIX_Progress with nothing to do; then a
- * ping-pong of 100 flagged puts each way between processes 0 and 1. */
+ * ping-pong of 100 flagged puts each way between processes 0 and 1. With T_FLOOD, first a
+ * flood of puts to a process that is away (below). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,32 @@ int main(int argc, char **argv)
     ARMCI_Malloc(base, 4096);
     memset(base[t_me], 0, 4096);
     ARMCI_Barrier();
+    /* T_FLOOD=N, before anything else: process 1 stays outside ARMCI for 300 ms while
+     * process 0 puts N blocks of 8 bytes to it, nonblocking; run without progress threads,
+     * nothing there meanwhile takes the connection process 0 asks for, nor what it sends
+     * (stats.sh's queue-full cases). The last block must have arrived once all are
+     * complete. The counts of everything after are as above, plus these N puts. */
+    const char *flood = getenv("T_FLOOD");
+    if (flood && t_np > 1) {
+        long n = atol(flood);
+        long *block = (long *)((char *)base[t_me] + 2048);
+        ARMCI_Barrier();
+        if (t_me == 1) {
+            struct timespec ts = {0, 300000000L};
+            nanosleep(&ts, NULL);
+        } else if (t_me == 0) {
+            long *vals = malloc((size_t)n * sizeof(long)); /* each put's source its own */
+            for (long i = 0; i < n; i++) {
+                vals[i] = i + 1;
+                ARMCI_NbPut(&vals[i], (char *)base[1] + 2048, sizeof(long), 1, NULL);
+            }
+            ARMCI_WaitAll();
+            free(vals);
+        }
+        ARMCI_Barrier();
+        if (t_me == 1)
+            CHECK(*block == n, "after %ld puts of 1..%ld the block holds %ld", n, n, *block);
+    }
     int p = (t_me + 1) % t_np, old;
     char buf[64] = {0};
     double one = 1.0, v = 2.0;
