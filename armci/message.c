@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "../src/core/order.h"
 #include "../src/coll/collectives.h"
 
 /* The communicator of a scope; MPI_COMM_NULL when this process is not in it. */
@@ -273,9 +274,17 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
 
 /* ---- barriers and broadcasts ---- */
 
+/* The message layer's barriers complete the caller's puts, accumulates and the like to every
+ * process first, as GA's own ARMCI does (comex_barrier: comex_fence_all on the world, whatever
+ * the group). GA relies on it: its group sync fences only the group's members
+ * (global/src/onesided.c:121, pnga_pgroup_sync), and GA's copy_patch from a small group puts
+ * into processes outside it, which other members read right after the group's barrier
+ * (global/src/global.npatch.c:921, global/testing/pg2test.F:702). On ARMCI-MPI those puts
+ * have landed by then too (testing/mpi/t_groups.c, outside_puts). */
 void armci_msg_barrier(void)
 {
     MSG_ENTER("armci_msg_barrier");
+    armcii_fence_all(call);
     armcii_coll_barrier(call);
     armcii_unlock();
 }
@@ -284,8 +293,10 @@ void armci_msg_group_barrier(ARMCI_Group *group)
 {
     MSG_ENTER("armci_msg_group_barrier");
     armcii_check_group(call, "the group", group, 0);
-    if (group->comm != MPI_COMM_NULL)
+    if (group->comm != MPI_COMM_NULL) {
+        armcii_fence_all(call);
         armcii_coll_comm_barrier(call, group->comm, own_comm(group->comm, group));
+    }
     armcii_unlock();
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Groups (create, child, rank/size, absolute ids, default and world), allocation over a
  * group, one create call with disjoint lists (pairs, {me}, nodes), overlapping groups, and
- * the topology calls (domains, same node). */
+ * the topology calls (domains, same node); puts to a process outside a group, complete
+ * for the group's other members after its barrier. */
 #include <string.h>
 
 #include "tester.h"
@@ -58,6 +59,65 @@ static void expected_paths(int *want)
                   : shm && nodes[q] == mine.node ? ARMCIX_PATH_SHM
                                                  : ARMCIX_PATH_FABRIC;
     free(nodes);
+}
+
+/* Puts to a process outside a group, read by another member after the group's barrier, as
+ * GA's copy_patch from a small group into an array of every process does
+ * (global/testing/pg2test.F:702): GA's group sync fences the group's members alone
+ * (global/src/onesided.c:121) and relies on the message layer's barrier for the rest,
+ * which GA's own ARMCI fences everywhere (comex_barrier) and on ARMCI-MPI the put has
+ * landed by then. Process 0 puts 64 longs of round r into the last process's memory,
+ * processes 0 and 1 meet in armci_msg_group_barrier, and process 1 reads them back;
+ * then the same with armci_msg_barrier, every process in it. The others wait in
+ * ARMCI_Barrier meanwhile (serving, as GA's ga_sync does). */
+#define OUTSIDE_ROUNDS 200
+static void outside_puts(void)
+{
+    if (t_np < 3)
+        return;
+    int pair[2] = {0, 1}, last = t_np - 1;
+    ARMCI_Group gp;
+    ARMCI_Group_create(2, pair, &gp);
+    void **ob = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(ob, 64 * sizeof(long));
+    memset(ob[t_me], 0, 64 * sizeof(long));
+    ARMCI_Barrier();
+    long stale = 0, v[64], w[64];
+    if (t_me < 2) {
+        for (long r = 1; r <= OUTSIDE_ROUNDS; r++) {
+            for (int i = 0; i < 64; i++)
+                v[i] = r;
+            if (t_me == 0)
+                ARMCI_Put(v, ob[last], sizeof(v), last);
+            armci_msg_group_barrier(&gp);
+            if (t_me == 1) {
+                ARMCI_Get(ob[last], w, sizeof(w), last);
+                stale += memcmp(v, w, sizeof(v)) != 0;
+            }
+            armci_msg_group_barrier(&gp);
+        }
+    }
+    CHECK(stale == 0, "%ld of %d reads after armci_msg_group_barrier found another round's data",
+          stale, OUTSIDE_ROUNDS);
+    ARMCI_Barrier();
+    stale = 0;
+    for (long r = 1; r <= OUTSIDE_ROUNDS / 4; r++) {
+        for (int i = 0; i < 64; i++)
+            v[i] = -r;
+        if (t_me == 0)
+            ARMCI_Put(v, ob[last], sizeof(v), last);
+        armci_msg_barrier();
+        if (t_me == 1) {
+            ARMCI_Get(ob[last], w, sizeof(w), last);
+            stale += memcmp(v, w, sizeof(v)) != 0;
+        }
+        armci_msg_barrier();
+    }
+    CHECK(stale == 0, "%ld of %d reads after armci_msg_barrier found another round's data", stale,
+          OUTSIDE_ROUNDS / 4);
+    ARMCI_Group_free(&gp);
+    ARMCI_Free(ob[t_me]);
+    free(ob);
 }
 
 int main(int argc, char **argv)
@@ -253,5 +313,6 @@ int main(int argc, char **argv)
     else
         CHECK(count == t_np, "shared memory off: one domain per process, got %d", count);
     ARMCI_Set_shm_limit(1UL << 30);
+    outside_puts();
     return t_finish("t_groups");
 }
