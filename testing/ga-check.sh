@@ -5,7 +5,9 @@
 # --with-armci on this build's library for this build's MPI family, and GA's make check (74
 # C, C++ and Fortran programs, GA's own NPROCS of 4 processes) run on each path: node
 # memory, and libfabric's tcp with shared memory off. One TAP line per GA test and path;
-# GA's expected failure (ma/testf.x) counts as passed, as in GA's own harness.
+# GA's expected failure (ma/testf.x) counts as passed, as in GA's own harness; two failures
+# that are GA's own are TODO lines, each only when its cause is seen (lennard.x below; a
+# threaded test crashing in GA's unguarded handle list).
 #   GA_CHECK_PATHS   which paths ("node fabric", the default, or one of them)
 #   GA_CHECK_DIR     where GA is unpacked and built (default ga-check/ in the build tree;
 #                    kept, so that the next run only runs the tests)
@@ -59,6 +61,19 @@ EOF
 slow="global/testing/cache_test.x"
 run_tests=$(for t in $tests; do case " $slow " in *" $t "*) ;; *) echo "$t" ;; esac; done)
 
+# GA built as GA's make check builds it has no --enable-thread-safety: its lock around each
+# call is empty (global/src/thread-safe.h), and the threads of its threaded tests share its
+# list of nonblocking handles unguarded (global/src/nbutil.c), whatever the ARMCI. A crash
+# of the test's own binary inside that file is GA's race: the function it died in, from
+# the backtrace Open MPI prints, by addr2line (MPICH prints none: a crash there fails).
+ga_racy=$(sed -n 's/^[A-Za-z_][A-Za-z_0-9 *]*[ *]\([A-Za-z_][A-Za-z_0-9]*\)(.*/\1/p' \
+    "$src/global/src/nbutil.c" | sort -u)
+crash_site() { # crash_site LOG BINARY: the function of BINARY in the first frame of LOG's backtrace
+    off=$(grep -o "$(basename "$2")(+0x[0-9a-f]*)" "$1" 2>/dev/null | head -n 1 |
+        sed 's/.*(+\(0x[0-9a-f]*\))$/\1/')
+    [ -n "$off" ] && addr2line -f -e "$2" "$off" | head -n 1
+}
+
 for path in ${GA_CHECK_PATHS:-node fabric}; do
     case $path in
     node) envs="ARMCI_SHM=1" ;;
@@ -87,7 +102,16 @@ for path in ${GA_CHECK_PATHS:-node fabric}; do
             ntests=$((ntests + 1))
             echo "not ok $ntests - $name # TODO GA's lennard.c overwrites its own rank (int gMemHandle); fails on ARMCI-MPI too"
             ;;
-        SKIP) skip "$name" "GA's test skipped itself" ;;
+        global/testing/thread_*.x:FAIL | global/testing/threadsafec.x:FAIL)
+            site=$(crash_site "$build/${t%.x}.log" "$build/$t")
+            if [ -n "$site" ] && echo "$ga_racy" | grep -qx "$site"; then
+                ntests=$((ntests + 1))
+                echo "not ok $ntests - $name # TODO crashed in GA's $site (global/src/nbutil.c): GA's threads race there, GA built without --enable-thread-safety"
+            else
+                report 1 "$name (FAIL${site:+, crashed in $site})" "$build/${t%.x}.log"
+            fi
+            ;;
+        *:SKIP) skip "$name" "GA's test skipped itself" ;;
         *) report 1 "$name (${r:-no result})" "$build/${t%.x}.log" ;;
         esac
     done

@@ -368,10 +368,9 @@ static int oversubscribed(void)
 /* Where K processes share each hardware thread, a peer that is runnable gets the processor
  * within about K turns of the scheduler: a wait of ARMCI_DOORBELL_US is then the crowd's
  * doing, not a peer computing, and a ring would only wake one more thread to compete for
- * the processor. Unless the delay was chosen, it is K times as long (docs/tuning.md; at 8
- * processes on 2 cores over tcp the default rang ~2 700 times a process in 500 exchange
- * rounds and took a quarter longer than no doorbell, 4 times the delay ~4 times:
- * crowd_bench). */
+ * the processor. Unless the delay was chosen, it is K times as long (docs/performance.md,
+ * "More processes than cores": at 8 processes on 2 cores over tcp, about 1 700 rings a
+ * process in 500 exchange rounds before, about 4 after). */
 static void bell_delay(void)
 {
     long us = armcii_rt.env.DOORBELL_US;

@@ -10,12 +10,13 @@
 # .libs of a build of an earlier commit), run as armci-ofi-before on both paths.
 #
 # One CSV row per run: round,library,path,P,job_s,init_s,work_s,ops,retries_med,
-# retries_max,yields_med. job_s is the whole launch, as a user waits for it; init_s and
-# work_s the program's own (ARMCI_Init; the exchange rounds), the slowest process's; ops
-# what one process issued; retries and yields armci-ofi's queue-full retries and the
-# yields among them, per process (ARMCI_STATS_FILE), the median and the largest. Then a
-# table of medians over the rounds, with each path's work time against armci-ofi's on node
-# memory and retries per operation. Exits 1 if a run failed or a check in it did.
+# retries_max,retries_all,yields_all,bells_all. job_s is the whole launch, as a user waits for it;
+# init_s and work_s the program's own (ARMCI_Init; the exchange rounds), the slowest
+# process's; ops what one process issued; retries armci-ofi's queue-full retries per
+# process (ARMCI_STATS_FILE): the median, the largest and all processes' together, and the
+# yields among them (all), and the doorbells rung (all). Then a table of medians over the rounds, with each path's work
+# time against armci-ofi's on node memory and the job's retries per operation. Exits 1 if
+# a run failed or a check in it did.
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-.}
 run="$here/../run-mpi.sh"
@@ -35,13 +36,13 @@ if [ -n "${CROWD_BEFORE:-}" ] && { [ ! -e "$CROWD_BEFORE/libarmci.so.0" ] ||
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "round,library,path,P,job_s,init_s,work_s,ops,retries_med,retries_max,yields_med" >"$csv"
+echo "round,library,path,P,job_s,init_s,work_s,ops,retries_med,retries_max,retries_all,yields_all,bells_all" >"$csv"
 
 configs="armci-ofi:node armci-ofi:tcp"
 [ -n "${CROWD_BEFORE:-}" ] && configs="$configs armci-ofi-before:node armci-ofi-before:tcp"
 [ -x "$theirs" ] && configs="$configs armci-mpi:node armci-mpi:tcp"
 
-# median and largest of one counter over the processes, from the statistics file
+# median, largest and sum of one counter over the processes, from the statistics file
 counter() { # counter FILE NAME
     python3 - "$1" "$2" <<'EOF'
 import json, sys
@@ -49,7 +50,7 @@ try:
     v = sorted(json.load(open(sys.argv[1]))["counters"].get(sys.argv[2], [0]))
 except (OSError, ValueError):
     v = [-1]
-print("%d %d" % (v[len(v) // 2], v[-1]))
+print("%d %d %d" % (v[len(v) // 2], v[-1], sum(v)))
 EOF
 }
 
@@ -73,7 +74,7 @@ for r in $(seq "$rounds"); do
         stats=$tmp/stats.json
         rm -f "$stats"
         t0=$(date +%s.%N)
-        env $pre $penv ARMCI_STATS_FILE="$stats" "$run" "$np" "$prog" "$lib" "$path" "$iters" \
+        env $pre $penv ARMCI_STATS=1 ARMCI_STATS_FILE="$stats" "$run" "$np" "$prog" "$lib" "$path" "$iters" \
             >"$tmp/out" 2>&1
         rc=$?
         t1=$(date +%s.%N)
@@ -84,14 +85,15 @@ for r in $(seq "$rounds"); do
             failed=1
             continue
         fi
-        set -- $line # label path P init_s work_s ops errors
         if [ "$lib" = armci-mpi ]; then
-            ret="0 0" yie="0 0"
+            ret="0 0 0" yie="0 0 0" bel="0 0 0"
         else
             ret=$(counter "$stats" "queue-full retries")
             yie=$(counter "$stats" "... yielding the CPU")
+            bel=$(counter "$stats" "doorbells rung")
         fi
-        echo "$r,$lib,$path,$3,$(echo "$t1 - $t0" | bc),$4,$5,$6,${ret% *},${ret#* },${yie% *}" >>"$csv"
+        set -- $line $ret $yie $bel # ... retries, yields, rings: each med max all
+        echo "$r,$lib,$path,$3,$(echo "$t1 - $t0" | bc),$4,$5,$6,$8,$9,${10},${13},${16}" >>"$csv"
     done
 done
 
@@ -108,16 +110,16 @@ for r in rows:
     if k not in keys:
         keys.append(k)
 base = med([float(r["work_s"]) for r in rows if (r["library"], r["path"]) == ("armci-ofi", "node")])
-print("%-18s %-5s %3s %8s %8s %8s %9s %10s %9s" % ("library", "path", "P", "job s", "init s",
-      "work s", "x node", "retries", "per op"))
+print("%-18s %-5s %3s %8s %8s %8s %9s %10s %9s %8s" % ("library", "path", "P", "job s",
+      "init s", "work s", "x node", "retries", "per op", "rings"))
 for k in keys:
     sel = [r for r in rows if (r["library"], r["path"]) == k]
     work = med([float(r["work_s"]) for r in sel])
-    ret = med([int(r["retries_med"]) for r in sel])
-    ops = int(sel[0]["ops"])
-    print("%-18s %-5s %3s %8.3f %8.3f %8.3f %9.2f %10d %8.2f%%" % (k[0], k[1], sel[0]["P"],
+    ret = med([int(r["retries_all"]) for r in sel])
+    ops = int(sel[0]["ops"]) * int(sel[0]["P"])
+    print("%-18s %-5s %3s %8.3f %8.3f %8.3f %9.2f %10d %8.2f%% %8d" % (k[0], k[1], sel[0]["P"],
           med([float(r["job_s"]) for r in sel]), med([float(r["init_s"]) for r in sel]), work,
           work / base if base == base and base > 0 else float("nan"), ret,
-          100.0 * ret / ops if ops else 0))
+          100.0 * ret / ops if ops else 0, med([int(r["bells_all"]) for r in sel])))
 EOF
 exit $failed
