@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What every layer shares and nothing more: the internal status codes, a registration
- * with libfabric, and the calls that report an error or read the clock (error.c). Every
+ * with libfabric, and the calls that report an error, read the clock or let a waiting
+ * loop yield (error.c). Every
  * file of src/base is such a leaf: it includes nothing outside src/base, and the
  * transport, the core and the layers above it share them (docs/layers.md).
  */
@@ -27,6 +28,13 @@ typedef struct {
     uint64_t key;        /* remote key */
     uint64_t raddr_base; /* address peers use for the first byte (0 with offset addressing) */
 } armcii_mr_t;
+
+/* ---- waiting ---- */
+
+/** After one poll of a waiting loop that found @p found things to do: a run of empty polls
+ *  is counted in @p idle, and every @p every-th of them yields the processor (1: each;
+ *  ARMCI_YIELD_IDLE). @return 1 if it yielded. */
+int armcii_idle_poll(unsigned *idle, int found, unsigned every);
 
 /* ---- errors (src/base/error.c) ---- */
 

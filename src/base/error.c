@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Error reporting: the function that first sees a problem reports it here, once. */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,4 +130,16 @@ double armcii_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int armcii_idle_poll(unsigned *idle, int found, unsigned every)
+{
+    if (found > 0) {
+        *idle = 0;
+        return 0;
+    }
+    if (++*idle % every != 0)
+        return 0;
+    sched_yield();
+    return 1;
 }

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <poll.h>
-#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -79,10 +78,7 @@ void armcii_poll_waiting_timed(const char *call, unsigned *idle, double *spent)
     int n = armcii_progress();
     if (spent)
         *spent = armcii_now() - t0;
-    if (n > 0)
-        *idle = 0;
-    else if (++*idle % armcii_prog.yield_after == 0)
-        sched_yield();
+    armcii_idle_poll(idle, n, armcii_prog.yield_after);
 }
 
 void armcii_poll_waiting(const char *call, unsigned *idle)

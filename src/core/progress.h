@@ -69,8 +69,10 @@ void armcii_poll_waiting(const char *call, unsigned *idle);
 /** The same, and with @p spent non-NULL the time its fabric pass took (mpiwait.c's
  *  sampling). */
 void armcii_poll_waiting_timed(const char *call, unsigned *idle, double *spent);
-/** Sets how often a waiting loop yields (ARMCI_YIELD_IDLE) and, where ARMCI_WAIT_MPI_TESTS
- *  chooses it, how many MPI tests a wait on MPI runs per poll (after the node layout is known). */
+/** Sets how often a waiting loop yields (ARMCI_YIELD_IDLE), how long a wait lasts before it
+ *  rings the peer's doorbell (ARMCI_DOORBELL_US, longer in a crowd) and, where
+ *  ARMCI_WAIT_MPI_TESTS chooses it, how many MPI tests a wait on MPI runs per poll (after the
+ *  node layout is known). */
 void armcii_yield_init(void);
 /** Whether an empty poll yields at once (the machine is oversubscribed, or asked to). */
 int armcii_yield_when_idle(void);

@@ -8,7 +8,6 @@
  * message ordering (which decides when the core must wait before a blocking operation)
  * and whether a write completion means remote completion.
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,12 +90,8 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, ofi_retry
     if ((armcii_stats.eagain_retries & (CROWDED_RETRIES - 1)) == 0)
         say_crowded(target);
     armcii_tp.poll_peers(call);
-    if (armcii_ofi_progress() > 0)
-        r->idle = 0;
-    else if (++r->idle % armcii_tp.yield_after == 0) {
+    if (armcii_idle_poll(&r->idle, armcii_ofi_progress(), armcii_tp.yield_after))
         armcii_stat_eagain_yield();
-        sched_yield();
-    }
 }
 
 /* ---- operation contexts ---- */

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Small helpers the benchmark and application programs share: a clock, the median of a
- * batch of timings, a reproducible random generator (splitmix64), so that a program's
- * input is the same on every process and in every run, and the process's private memory
- * and heap (scale_bench.c, testing/mpi/t_footprint.c).
+ * Small helpers the benchmark and application programs share: a clock, the slowest
+ * process's value, the median of a batch of timings, a reproducible random generator
+ * (splitmix64), so that a program's input is the same on every process and in every run,
+ * and the process's private memory and heap (scale_bench.c, testing/mpi/t_footprint.c).
  */
 #ifndef ARMCI_BENCH_H
 #define ARMCI_BENCH_H
 
 #include <malloc.h>
+#include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,14 @@ static inline double bench_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/** The largest of @p v over the processes of the job: the slowest process's time. */
+static inline double bench_max_over(double v)
+{
+    double m;
+    MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return m;
 }
 
 static inline int bench_cmp_double(const void *a, const void *b)

@@ -30,13 +30,6 @@
 
 static int me, np;
 
-static double max_over(double v)
-{
-    double m;
-    MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return m;
-}
-
 /* The value of byte @p i of the block process @p src puts in round @p r. */
 static unsigned char pattern(int src, int r, int i)
 {
@@ -59,7 +52,7 @@ int main(int argc, char **argv)
 
     double t0 = bench_now();
     ARMCI_Init();
-    double init_s = max_over(bench_now() - t0);
+    double init_s = bench_max_over(bench_now() - t0);
 
     /* Each process's allocation: a block per source process (puts land there), the block
      * it offers to gets, the accumulation area and the counter. */
@@ -104,7 +97,7 @@ int main(int argc, char **argv)
             ARMCI_Wait(&h[i]);
         ARMCI_Barrier();
     }
-    double work_s = max_over(bench_now() - t0);
+    double work_s = bench_max_over(bench_now() - t0);
 
     /* The checks, against what each process must have done. */
     long errors = 0;

@@ -26,13 +26,6 @@
 
 static int me, np;
 
-static double max_over(double v)
-{
-    double m;
-    MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return m;
-}
-
 /* The median over calls of the slowest process's time of each call. */
 static double median_of_max(double *t, int n)
 {
@@ -106,9 +99,10 @@ int main(int argc, char **argv)
         tb[i] = bench_now() - s;
     }
 
-    double init_s = max_over(t_init), contact_s = max_over(t_contact);
-    double rss_init = max_over((double)(m1 - m0)), rss_contact = max_over((double)(m2 - m1));
-    double per_alloc = max_over((double)(h1 - h0) / NALLOC);
+    double init_s = bench_max_over(t_init), contact_s = bench_max_over(t_contact);
+    double rss_init = bench_max_over((double)(m1 - m0)),
+           rss_contact = bench_max_over((double)(m2 - m1));
+    double per_alloc = bench_max_over((double)(h1 - h0) / NALLOC);
     double malloc_us = 1e6 * median_of_max(tm, NALLOC), free_us = 1e6 * median_of_max(tf, NALLOC);
     double barrier_us = 1e6 * median_of_max(tb, NBARRIER);
     if (me == 0) {
