@@ -5,7 +5,8 @@
  *
  *   - ARMCI_Init plus first contact with every peer adds at most 16 MiB of private memory
  *     (RssAnon: pages the process wrote, libfabric's and MPI's included) on any path;
- *   - one ARMCI_Malloc adds at most 32 B of heap per process of the job. The slope is
+ *   - one ARMCI_Malloc adds at most 32 B of heap per process of the job (the median of
+ *     the processes' figures, below). The slope is
  *     measured within one run, in three rounds of as many allocations: over this process
  *     alone, which grows what grows with the allocations of a process (its own region list,
  *     libfabric's table of registrations); then over a group of the whole job, which grows
@@ -136,16 +137,33 @@ int main(int argc, char **argv)
           "at first contact); the goal is %.0f",
           init_cost / MiB, (after_init - before) / MiB, (after_contact - after_init) / MiB,
           INIT_GOAL / MiB);
+    /* The job's figure is the median over the processes that had a partner: what the
+     * runtime keeps per allocation is the same in every process, while MPI now and then
+     * grows its own pools in one of them during a round (55 KB in one process of 16,
+     * oversubscribed, Open MPI), which a single process's figure would count. */
+    double *all_peer = malloc((size_t)t_np * sizeof(double));
+    double mine = gsize == 2 ? per_peer : -1.0;
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, all_peer, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    int paired = 0;
+    for (int i = 0; i < t_np; i++)
+        if (all_peer[i] >= 0)
+            all_peer[paired++] = all_peer[i];
+    double job_peer = paired ? bench_median(all_peer, paired) : 0.0;
+    free(all_peer);
     if (gsize == 2)
-        CHECK(per_peer <= PER_PEER_GOAL,
-              "one ARMCI_Malloc added %.0f B of heap over %d processes and %.0f B over a pair: "
-              "%.1f B per process; the goal is %d",
-              per_alloc, t_np, per_alloc_pair, per_peer, PER_PEER_GOAL);
+        CHECK(job_peer <= PER_PEER_GOAL,
+              "one ARMCI_Malloc added %.1f B of heap per process of the job (the median over "
+              "the processes; this one: %.0f B over %d processes and %.0f B over a pair, %.1f B "
+              "per process); the goal is %d",
+              job_peer, per_alloc, t_np, per_alloc_pair, per_peer, PER_PEER_GOAL);
     if (verbose)
         printf("rank %d: init +%.2f MiB, first contact +%.2f MiB, per ARMCI_Malloc %.0f B "
                "over %d processes, %.0f B over %d: %.1f B per process\n",
                t_me, (after_init - before) / MiB, (after_contact - after_init) / MiB, per_alloc,
                t_np, per_alloc_pair, gsize, per_peer);
+    if (verbose && t_me == 0)
+        printf("job: %.1f B per process per ARMCI_Malloc (median over %d processes)\n", job_peer,
+               paired);
 
     ARMCI_Free(slot[t_me]);
     free(slot);
