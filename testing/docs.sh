@@ -132,6 +132,15 @@ echo "$lines" | grep -q '^armci: libfabric: provider tcp;ofi_rxm, inject ' &&
     echo "$lines" | grep -Eq '^armci: libfabric: libfabric [0-9.]+ \(/[^)]*\); NIC ' &&
     result ok "docs/cluster.md: ARMCI_VERBOSE's libfabric lines name the provider, the file and the NIC" ||
     result "not as shown" "docs/cluster.md: ARMCI_VERBOSE's libfabric lines name the provider, the file and the NIC"
+# docs/tuning.md, "Start-up": the line that splits libfabric's start, as shown there, its
+# parts adding up to the whole (each printed to a millisecond)
+split=$(echo "$lines" | sed -n 's/^armci: libfabric: its start took \([0-9.]*\) s of ARMCI_Init: \([0-9.]*\) s opening it (the libraries it depends on start), \([0-9.]*\) s its first answer (every built-in provider probes the machine).*/\1 \2 \3/p' | head -1)
+if [ -n "$split" ] && echo "$split" | awk '{d = $1 - $2 - $3; exit !(d < 0.0015 && d > -0.0015 && $3 > 0)}' &&
+    grep -q '^    armci: libfabric: its start took 0\.[0-9]* s of ARMCI_Init: ' "$top/docs/tuning.md"; then
+    result ok "docs/tuning.md: ARMCI_VERBOSE splits libfabric's start into opening and first answer ($split)"
+else
+    result "not as shown: '$split'" "docs/tuning.md: ARMCI_VERBOSE splits libfabric's start into opening and first answer"
+fi
 if fi_info -p verbs >/dev/null 2>&1; then
     skip "docs/cluster.md: FI_PROVIDER=verbs where there is none ends the job" "this machine has verbs"
 else

@@ -722,6 +722,21 @@ void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits
     emit(line);
     snprintf(line, sizeof(line), "libfabric: %s; NIC %s", armcii_fi_loaded(), armcii_ofi.nic_why);
     emit(line);
+    double opening = armcii_fi_open_seconds(), starting = armcii_fi_start_seconds();
+    if (opening >= 0 && starting >= 0) {
+        /* Debian's: 0.2 s opening (psm's and psm2's clock calibrations, asleep), 0.08 s
+         * starting (verbs reads /proc/kallsyms twice), per process, in every job */
+        snprintf(line, sizeof(line),
+                 "libfabric: its start took %.3f s of ARMCI_Init: %.3f s opening it (the "
+                 "libraries it depends on start), %.3f s its first answer (every built-in "
+                 "provider probes the machine)%s",
+                 opening + starting, opening, starting,
+                 opening + starting >= 0.05
+                     ? "; ARMCI_FABRIC_LIB can name a libfabric built with only the providers "
+                       "this site uses (docs/tuning.md, start-up)"
+                     : "");
+        emit(line);
+    }
     if (armcii_ofi.mr_emulated) {
         char strict[480];
         strict_summary(strict, sizeof strict);

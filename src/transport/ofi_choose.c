@@ -183,7 +183,9 @@ armcii_status_t armcii_ofi_choose(armcii_ofi_want_t *want, struct fi_info **info
         armcii_warn("ARMCI_Init: the fabric is needed and libfabric did not load: %s", why);
         return ARMCII_ESYS;
     }
+    double t0 = armcii_now();
     struct fi_info *base = ask(NULL, NULL, 0, 0, 0, 0);
+    armcii_fi_note_start(armcii_now() - t0);
     if (!base)
         return ARMCII_EFABRIC;
     char *prov = strdup(base->fabric_attr->prov_name);

@@ -45,6 +45,13 @@ const char *armcii_fi_load(const char *lib);
 int armcii_fi_opened_elsewhere(void);
 /** Once loaded: the version of the libfabric opened and its file, in words. */
 const char *armcii_fi_loaded(void);
+/** What libfabric's start cost this process, in seconds (-1 before): opening it (the
+ *  constructors of the libraries it depends on run then), and its first answer (it starts
+ *  every built-in provider then, whatever FI_PROVIDER says), which the first caller of
+ *  fi_getinfo notes. */
+void armcii_fi_note_start(double seconds);
+double armcii_fi_open_seconds(void);
+double armcii_fi_start_seconds(void);
 #define fi_getinfo     armcii_fi.getinfo
 #define fi_freeinfo    armcii_fi.freeinfo
 #define fi_dupinfo     armcii_fi.dupinfo

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ofi_internal.h"
+#include "../base/common.h"
 
 /* The file configure found a program linked against these headers to load (its
  * --with-libfabric-so), and that file's soname, which the dynamic linker searches for where
@@ -38,7 +39,8 @@ static void *handle;
 static const char *asked; /* ARMCI_FABRIC_LIB, "" for the configured one */
 static const char *opened;
 static char load_error[512];
-static char loaded[640]; /* "libfabric 1.17 (/usr/lib/.../libfabric.so.1)" */
+static char loaded[640];                     /* "libfabric 1.17 (/usr/lib/.../libfabric.so.1)" */
+static double open_s = -1.0, start_s = -1.0; /* seconds: dlopen; the first question */
 
 static void *lookup(const char *name, const char *version)
 {
@@ -54,6 +56,7 @@ static void load_once(void)
     char missing[300] = "";
     int chosen = asked && asked[0];
     opened = chosen ? asked : ARMCII_FI_LIB;
+    double t0 = armcii_now();
     handle = dlopen(opened, RTLD_NOW | RTLD_LOCAL);
     if (!handle && !chosen && strcmp(opened, ARMCII_FI_SONAME) != 0) {
         /* the configured file is not on this node: the dynamic linker's libfabric, said */
@@ -62,6 +65,7 @@ static void load_once(void)
         opened = ARMCII_FI_SONAME;
         handle = dlopen(opened, RTLD_NOW | RTLD_LOCAL);
     }
+    open_s = armcii_now() - t0;
     if (!handle) {
         snprintf(load_error, sizeof(load_error), "cannot open %s%s: %s%s", opened,
                  chosen ? " (ARMCI_FABRIC_LIB)" : "", dlerror(), missing);
@@ -102,6 +106,22 @@ int armcii_fi_opened_elsewhere(void)
 const char *armcii_fi_loaded(void)
 {
     return loaded;
+}
+
+void armcii_fi_note_start(double seconds)
+{
+    if (start_s < 0)
+        start_s = seconds;
+}
+
+double armcii_fi_open_seconds(void)
+{
+    return open_s;
+}
+
+double armcii_fi_start_seconds(void)
+{
+    return start_s;
 }
 
 const char *armcii_fi_load(const char *lib)
