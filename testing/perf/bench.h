@@ -8,6 +8,7 @@
 #ifndef ARMCI_BENCH_H
 #define ARMCI_BENCH_H
 
+#include <dirent.h>
 #include <malloc.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -83,6 +84,21 @@ static inline long bench_rss_anon(void)
     if (f)
         fclose(f);
     return kb * 1024;
+}
+
+/** Open file descriptors of this process (entries of /proc/self/fd, less the one that
+ *  reads it), -1 when /proc does not say. */
+static inline long bench_open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    long n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n - 1;
 }
 
 /** Heap bytes in use, in malloc's arenas and in chunks mapped of their own. */

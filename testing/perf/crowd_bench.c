@@ -12,9 +12,10 @@
  *
  *   crowd_bench LABEL PATH [ROUNDS]
  *
- * Prints one line, "crowd_bench: LABEL PATH P init_s work_s ops errors": ARMCI_Init's time
- * and the rounds' time (the slowest process's each), and the operations one process
- * issued. Exits 1 if a check failed.
+ * Prints one line, "crowd_bench: LABEL PATH P init_s work_s ops errors rss_kib fds":
+ * ARMCI_Init's time and the rounds' time (the slowest process's each), the operations one
+ * process issued, then the largest private memory (RssAnon) and number of open file
+ * descriptors of a process after the rounds. Exits 1 if a check failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,8 @@ int main(int argc, char **argv)
         ARMCI_Barrier();
     }
     double work_s = bench_max_over(bench_now() - t0);
+    long rss_kib = (long)bench_max_over((double)bench_rss_anon() / 1024.0);
+    long fds = (long)bench_max_over((double)bench_open_fds());
 
     /* The checks, against what each process must have done. */
     long errors = 0;
@@ -133,8 +136,8 @@ int main(int argc, char **argv)
         if (total != (long)rounds * np * (np - 1))
             fprintf(stderr, "crowd_bench: the counters add up to %ld, not %ld\n", total,
                     (long)rounds * np * (np - 1));
-        printf("crowd_bench: %s %s %d %.4f %.4f %ld %ld\n", label, path, np, init_s, work_s, ops,
-               all_errors);
+        printf("crowd_bench: %s %s %d %.4f %.4f %ld %ld %ld %ld\n", label, path, np, init_s, work_s,
+               ops, all_errors, rss_kib, fds);
     }
     ARMCI_Free(base[me]);
     free(base);

@@ -92,8 +92,8 @@ for r in $(seq "$rounds"); do
             yie=$(counter "$stats" "... yielding the CPU")
             bel=$(counter "$stats" "doorbells rung")
         fi
-        set -- $line $ret $yie $bel # ... retries, yields, rings: each med max all
-        echo "$r,$lib,$path,$3,$(echo "$t1 - $t0" | bc),$4,$5,$6,$8,$9,${10},${13},${16}" >>"$csv"
+        set -- $line $ret $yie $bel # ... rss, fds; retries, yields, rings: each med max all
+        echo "$r,$lib,$path,$3,$(echo "$t1 - $t0" | bc),$4,$5,$6,${10},${11},${12},${15},${18}" >>"$csv"
     done
 done
 
