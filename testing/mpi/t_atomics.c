@@ -34,6 +34,7 @@ int main(int argc, char **argv)
     double *sums = (double *)((char *)base[0] + 16);
 
     long *got = malloc((size_t)rounds * sizeof(long));
+    long *got32 = malloc((size_t)rounds * sizeof(long));
     double one[NACC] = {1, 1, 1, 1}, scale = 1.0;
     for (int k = 0; k < rounds; k++) {
         long old = -1;
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
         ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old32, c32, 2, 0);
         ARMCI_Acc(ARMCI_ACC_DBL, &scale, one, sums, sizeof one, 0);
         got[k] = old;
-        CHECK(old32 >= 0 && old32 % 2 == 0, "32-bit fetch-and-add %d returned %d", k, old32);
+        got32[k] = old32;
     }
     ARMCI_AllFence();
     ARMCI_Barrier();
@@ -51,7 +52,9 @@ int main(int argc, char **argv)
      * each once. */
     long total = (long)t_np * rounds;
     long *all = t_me == 0 ? malloc((size_t)total * sizeof(long)) : NULL;
+    long *all32 = t_me == 0 ? malloc((size_t)total * sizeof(long)) : NULL;
     MPI_Gather(got, rounds, MPI_LONG, all, rounds, MPI_LONG, 0, MPI_COMM_WORLD);
+    MPI_Gather(got32, rounds, MPI_LONG, all32, rounds, MPI_LONG, 0, MPI_COMM_WORLD);
     if (t_me == 0) {
         qsort(all, (size_t)total, sizeof(long), cmp_long);
         long wrong = 0;
@@ -59,6 +62,17 @@ int main(int argc, char **argv)
             wrong += all[i] != i;
         CHECK(wrong == 0, "%ld of %ld fetch-and-add results were repeated or missing", wrong,
               total);
+        /* The 32-bit counter's, adding 2: 0, 2 .. 2*(np*rounds-1), each once; a call that
+         * returned the value after its add (2 .. 2*np*rounds) fails here. */
+        qsort(all32, (size_t)total, sizeof(long), cmp_long);
+        long wrong32 = 0;
+        for (long i = 0; i < total; i++)
+            wrong32 += all32[i] != 2 * i;
+        CHECK(wrong32 == 0,
+              "%ld of %ld 32-bit fetch-and-add results were not the counter's value before "
+              "the add (sorted, the first is %ld, the last %ld)",
+              wrong32, total, all32[0], all32[total - 1]);
+        free(all32);
         CHECK(*c64 == total, "the 64-bit counter holds %ld, not %ld", *c64, total);
         CHECK(*c32 == (int)(2 * total), "the 32-bit counter holds %d, not %ld", *c32, 2 * total);
         for (int i = 0; i < NACC; i++)
@@ -68,6 +82,7 @@ int main(int argc, char **argv)
     }
     ARMCI_Barrier();
     free(got);
+    free(got32);
     ARMCI_Free(base[t_me]);
     free(base);
     return t_finish("t_atomics");

@@ -152,11 +152,13 @@ int main(int argc, char **argv)
     CHECK(tally[0] == (long)STEPS * ntasks && tally[1] == wsum,
           "tasks claimed %ld times (expected %d), ids summing to %ld (expected %ld)", tally[0],
           STEPS * ntasks, tally[1], wsum);
-    long most = claimed;
+    long mine_claimed = claimed, most = claimed, most_mpi;
     char max[8];
     memcpy(max, "max     ", 8);
     armci_msg_gop_scope(SCOPE_ALL, &most, 1, max, ARMCI_LONG);
-    CHECK(most >= claimed && most <= (long)STEPS * ntasks, "max of claims %ld", most);
+    MPI_Allreduce(&mine_claimed, &most_mpi, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(most == most_mpi, "armci_msg_gop_scope's max of claims is %ld, MPI's %ld", most,
+          most_mpi);
 
     int bad_acc = 0;
     for (int j = 0; j < ROWS * COLS; j++)
@@ -166,11 +168,17 @@ int main(int argc, char **argv)
         total += acc[j];
         wtotal += want[j];
     }
-    double sums[2] = {total, wtotal};
+    double sums[2] = {total, wtotal}, sums_mpi[2];
+    MPI_Allreduce(sums, sums_mpi, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     armci_msg_dgop(sums, 2, plus);
     CHECK(bad_get == 0, "%d patch elements read wrong", bad_get);
     CHECK(bad_tmp == 0, "%d bytes of temporaries changed", bad_tmp);
     CHECK(bad_acc == 0, "%d accumulated elements differ from the replay", bad_acc);
+    /* the sums are of whole numbers, exact in any order */
+    CHECK(sums[0] == sums_mpi[0] && sums[1] == sums_mpi[1],
+          "armci_msg_dgop's sums of the accumulated and replayed totals are %g and %g, MPI's %g "
+          "and %g",
+          sums[0], sums[1], sums_mpi[0], sums_mpi[1]);
     CHECK(sums[0] == sums[1], "accumulated total %g, expected %g", sums[0], sums[1]);
 
     for (int k = 0; k < NTMP; k++)

@@ -10,8 +10,7 @@
  * to see that order). */
 static void wait_flag(int *f, int v)
 {
-    while (__atomic_load_n(f, __ATOMIC_ACQUIRE) != v)
-        ARMCIX_Progress();
+    T_WAIT_FOR(f, v, "a flag to become %d", v);
 }
 
 int main(int argc, char **argv)
@@ -180,14 +179,20 @@ int main(int argc, char **argv)
             }
             ARMCI_WaitAll();
             ARMCI_Fence(p);
-            last = 1;
+            /* the fence returns once they are in the target's memory: read them back */
+            int flag = 0, value = 0;
+            ARMCI_Get(there, &flag, sizeof(flag), p);
+            ARMCI_Get(word, &value, sizeof(value), p);
+            CHECK(flag == 2300 && value == 300 * 11,
+                  "flagged puts in one direction: after ARMCI_Fence the target holds flag %d "
+                  "and value %d, not 2300 and %d",
+                  flag, value, 300 * 11);
         } else if (t_me == 1) {
             wait_flag(mine, 2300);
-            last = *(int *)(here + 64) == 300 * 11;
-        } else {
-            last = 1;
+            last = *(int *)(here + 64);
+            CHECK(last == 300 * 11, "flagged puts in one direction: the last value is %d, not %d",
+                  last, 300 * 11);
         }
-        CHECK(last, "flagged puts in one direction: %s", t_me ? "the last value arrived" : "done");
         ARMCI_Barrier();
     }
 
