@@ -579,10 +579,8 @@ static void flags(void)
         rc |= PARMCI_PutS_flag(src, sst, at(peer_r, S_SFLAG, 0), dst, count, 1,
                                at(peer_r, S_SFLAG, 3 * DST_ROW), round, peer_r);
         /* acquire loads: the target stores each flag as a release after its data */
-        while (__atomic_load_n(myflag, __ATOMIC_ACQUIRE) != round)
-            ARMCIX_Progress();
-        while (__atomic_load_n(mysflag, __ATOMIC_ACQUIRE) != round)
-            ARMCIX_Progress();
+        T_WAIT_FOR(myflag, round, "round %d: the flag of PARMCI_Put_flag", round);
+        T_WAIT_FOR(mysflag, round, "round %d: the flag of PARMCI_PutS_flag", round);
         const long *m = at(t_me, S_FLAG, 0);
         for (int i = 0; i < 8; i++)
             bad += m[i] != val(peer_l, 180 + 10 * round + i);

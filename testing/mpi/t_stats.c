@@ -120,8 +120,7 @@ int main(int argc, char **argv)
             if (t_me == 0)
                 ARMCI_Put_flag(&out, (char *)base[peer] + 1104, 8, theirs, i, peer);
             /* an acquire load: the target stores the flag as a release after the data */
-            while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != i)
-                ARMCIX_Progress();
+            T_WAIT_FOR(flag, i, "round %d: the flag of ARMCI_Put_flag", i);
             /* the flag of round i is up: the data it carries must be there with it */
             late += *data != 1000L * (2 - t_me) + i;
             if (t_me == 1)

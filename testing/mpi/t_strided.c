@@ -389,8 +389,7 @@ static void test_puts_flag_blocks_in_behind_flag(void)
         ARMCI_PutS_flag(src, stride, dst, stride, count, 1, flag, round, p);
         /* An acquire load, as the target stores the flag with a release after the blocks
          * (am_target.c): the reads below are ordered after it, on any processor. */
-        while (__atomic_load_n(myflag, __ATOMIC_ACQUIRE) != round)
-            ARMCIX_Progress();
+        T_WAIT_FOR(myflag, round, "round %d: the flag of ARMCI_PutS_flag", round);
         for (int r = 0; r < rows; r++)
             for (int i = 0; i < blk; i++) {
                 int at = r * stride[0] + i;

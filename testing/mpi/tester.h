@@ -58,6 +58,39 @@ int MPI_Barrier(MPI_Comm comm)
         }                                                                                          \
     } while (0)
 
+/* How long a wait for a value another process stores may last: T_WAIT_S seconds (30). */
+static inline double t_wait_limit(void)
+{
+    static double limit;
+    if (limit == 0) {
+        const char *e = getenv("T_WAIT_S");
+        limit = e && atof(e) > 0 ? atof(e) : 30.0;
+    }
+    return limit;
+}
+
+/* Wait, driving progress, until *@p ptr (an int or a long that another process stores with a
+ * release) holds @p want. A value that never comes is a failed check that ends the job at
+ * once, naming the wait and what the location holds, instead of holding the job until the
+ * launcher's time limit. */
+#define T_WAIT_FOR(ptr, want, ...)                                                                 \
+    do {                                                                                           \
+        double t_w0_ = MPI_Wtime();                                                                \
+        while (__atomic_load_n((ptr), __ATOMIC_ACQUIRE) != (want)) {                               \
+            ARMCIX_Progress();                                                                     \
+            if (MPI_Wtime() - t_w0_ > t_wait_limit()) {                                            \
+                CHECK(0, __VA_ARGS__);                                                             \
+                fprintf(stderr,                                                                    \
+                        "rank %d: the wait above holds %ld after %.0f s, not %ld: ending "         \
+                        "the job\n",                                                               \
+                        t_me, (long)__atomic_load_n((ptr), __ATOMIC_ACQUIRE), t_wait_limit(),      \
+                        (long)(want));                                                             \
+                fflush(stderr);                                                                    \
+                MPI_Abort(MPI_COMM_WORLD, 1);                                                      \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 /* A small deterministic generator, so every process can replay another's choices. */
 static inline unsigned long t_rand(unsigned long *state)
 {
