@@ -132,6 +132,32 @@ echo "$lines" | grep -q '^armci: libfabric: provider tcp;ofi_rxm, inject ' &&
     echo "$lines" | grep -Eq '^armci: libfabric: libfabric [0-9.]+ \(/[^)]*\); NIC ' &&
     result ok "docs/cluster.md: ARMCI_VERBOSE's libfabric lines name the provider, the file and the NIC" ||
     result "not as shown" "docs/cluster.md: ARMCI_VERBOSE's libfabric lines name the provider, the file and the NIC"
+# ARMCI_VERBOSE's layout line counts the machine as sysfs does: the cores and threads this process may run on, the L2 and L3 of its first CPU
+# (hwloc reads them without its plugins, which ARMCI_Init leaves out)
+layout=$(ARMCI_VERBOSE=1 "$(dirname "$0")/run-mpi.sh" 2 "${top_builddir:-.}/testing/demo/demo" 2>&1 |
+    sed -n 's/^armci: layout: .* node has \([0-9]*\) cores, \([0-9]*\) PUs, L2 \([0-9]*\) KiB, L3 \([0-9]*\) KiB.*/\1 \2 \3 \4/p' | head -1)
+machine=$(python3 - <<'EOF2'
+import os
+cpus = sorted(os.sched_getaffinity(0))
+def read(c, f):
+    try:
+        return open("/sys/devices/system/cpu/cpu%d/%s" % (c, f)).read().strip()
+    except OSError:
+        return ""
+cores = {(read(c, "topology/physical_package_id"), read(c, "topology/core_id")) for c in cpus}
+def kib(level):
+    for i in range(8):
+        if read(cpus[0], "cache/index%d/level" % i) == str(level) and \
+                read(cpus[0], "cache/index%d/type" % i) != "Instruction":
+            v = read(cpus[0], "cache/index%d/size" % i)
+            return str(int(v[:-1]) * (1024 if v.endswith("M") else 1))
+    return "0"
+print(len(cores), len(cpus), kib(2), kib(3))
+EOF2
+)
+[ -n "$layout" ] && [ "$layout" = "$machine" ] &&
+    result ok "ARMCI_VERBOSE's layout line counts cores, threads and caches as sysfs does ($layout)" ||
+    result "'$layout', sysfs: '$machine'" "ARMCI_VERBOSE's layout line counts cores, threads and caches as sysfs does"
 # docs/tuning.md, "Start-up": the line that splits libfabric's start, as shown there, its
 # parts adding up to the whole (each printed to a millisecond)
 split=$(echo "$lines" | sed -n 's/^armci: libfabric: its start took \([0-9.]*\) s of ARMCI_Init: \([0-9.]*\) s opening it (the libraries it depends on start), \([0-9.]*\) s its first answer (every built-in provider probes the machine).*/\1 \2 \3/p' | head -1)
