@@ -98,28 +98,22 @@ for r in $(seq "$rounds"); do
 done
 
 # the table: medians over the rounds
-python3 - "$csv" <<'EOF'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-def med(v):
-    v = sorted(v)
-    return v[len(v) // 2] if v else float("nan")
-keys = []
-for r in rows:
-    k = (r["library"], r["path"])
-    if k not in keys:
-        keys.append(k)
-base = med([float(r["work_s"]) for r in rows if (r["library"], r["path"]) == ("armci-ofi", "node")])
+python3 - "$here" "$csv" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from rounds import Runs
+runs = Runs(sys.argv[2], ("library", "path"))
+base = runs.med(("armci-ofi", "node"), "work_s")
 print("%-18s %-5s %3s %8s %8s %8s %9s %10s %9s %8s" % ("library", "path", "P", "job s",
       "init s", "work s", "x node", "retries", "per op", "rings"))
-for k in keys:
-    sel = [r for r in rows if (r["library"], r["path"]) == k]
-    work = med([float(r["work_s"]) for r in sel])
-    ret = med([int(r["retries_all"]) for r in sel])
-    ops = int(sel[0]["ops"]) * int(sel[0]["P"])
-    print("%-18s %-5s %3s %8.3f %8.3f %8.3f %9.2f %10d %8.2f%% %8d" % (k[0], k[1], sel[0]["P"],
-          med([float(r["job_s"]) for r in sel]), med([float(r["init_s"]) for r in sel]), work,
+for k in runs.keys:
+    first = runs.runs(k)[0]
+    work = runs.med(k, "work_s")
+    ret = runs.med(k, "retries_all", int)
+    ops = int(first["ops"]) * int(first["P"])
+    print("%-18s %-5s %3s %8.3f %8.3f %8.3f %9.2f %10d %8.2f%% %8d" % (k[0], k[1], first["P"],
+          runs.med(k, "job_s"), runs.med(k, "init_s"), work,
           work / base if base == base and base > 0 else float("nan"), ret,
-          100.0 * ret / ops if ops else 0, med([int(r["bells_all"]) for r in sel])))
+          100.0 * ret / ops if ops else 0, runs.med(k, "bells_all", int)))
 EOF
 exit $failed

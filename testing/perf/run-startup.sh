@@ -77,26 +77,17 @@ for np in $nps; do
 done
 
 # the table: medians over the rounds, against ARMCI-MPI on the same path
-python3 - "$csv" <<'EOF'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-def med(v):
-    v = sorted(v)
-    return v[len(v) // 2] if v else float("nan")
-keys = []
-for r in rows:
-    k = (r["P"], r["library"], r["path"])
-    if k not in keys:
-        keys.append(k)
-def job(k):
-    return med([float(r["job_s"]) for r in rows if (r["P"], r["library"], r["path"]) == k])
+python3 - "$here" "$csv" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from rounds import Runs
+runs = Runs(sys.argv[2], ("P", "library", "path"))
 print("%4s %-10s %-9s %8s %8s %8s %12s" % ("P", "library", "path", "job s", "init s", "work s",
       "x ARMCI-MPI"))
-for k in keys:
-    sel = [r for r in rows if (r["P"], r["library"], r["path"]) == k]
-    theirs = job((k[0], "armci-mpi", "node" if k[2] == "node" else "tcp"))
-    print("%4s %-10s %-9s %8.3f %8.3f %8.3f %12.2f" % (k[0], k[1], k[2], job(k),
-          med([float(r["init_s"]) for r in sel]), med([float(r["work_s"]) for r in sel]),
-          job(k) / theirs if theirs == theirs else float("nan")))
+for k in runs.keys:
+    job = runs.med(k, "job_s")
+    theirs = runs.med((k[0], "armci-mpi", "node" if k[2] == "node" else "tcp"), "job_s")
+    print("%4s %-10s %-9s %8.3f %8.3f %8.3f %12.2f" % (k[0], k[1], k[2], job,
+          runs.med(k, "init_s"), runs.med(k, "work_s"), job / theirs))
 EOF
 exit $failed
