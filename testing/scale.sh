@@ -26,12 +26,9 @@ top=${top_builddir:-.}
 np=${SCALE_NP:-256}
 rounds=${SCALE_ROUNDS:-3}
 small=4
-prog=$top/testing/perf/crowd_bench
-ourlib=
-if [ -x "$top/testing/perf/.libs/crowd_bench" ] && [ -e "$top/.libs/libarmci.so.0" ]; then
-    prog=$top/testing/perf/.libs/crowd_bench # not libtool's script: a shell per process
-    ourlib="LD_LIBRARY_PATH=$(cd "$top/.libs" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$here/perf/rounds.sh"
+ours_direct crowd_bench # not libtool's script: a shell per process
+prog=$ours_bin ourlib=$ours_env
 [ -x "$prog" ] || skip_all "crowd_bench not built"
 export TEST_TIMEOUT=${TEST_TIMEOUT:-1200}
 tmp=$(mktemp -d)

@@ -29,6 +29,8 @@ export TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 ours=$top/testing/perf/crowd_bench
 theirs=$top/testing/perf/crowd_bench_mpi
 [ -x "$ours" ] || { echo "run-crowd: $ours not built" >&2; exit 1; }
+ours_direct crowd_bench # (rounds.sh) as ARMCI-MPI's is run: no shell per process
+ours=$ours_bin ourlib=$ours_env
 if [ -n "${CROWD_BEFORE:-}" ] && { [ ! -e "$CROWD_BEFORE/libarmci.so.0" ] ||
     [ ! -x "$top/testing/perf/.libs/crowd_bench" ]; }; then
     echo "run-crowd: CROWD_BEFORE needs $CROWD_BEFORE/libarmci.so.0 and a shared build here" >&2
@@ -62,10 +64,10 @@ for r in $(seq "$rounds"); do
         node) penv="ARMCI_SHM=1" ;;
         tcp) penv="ARMCI_SHM=0 FI_PROVIDER=tcp" ;;
         esac
-        prog=$ours pre=
+        prog=$ours pre=$ourlib
         case $lib in
         armci-mpi)
-            prog=$theirs
+            prog=$theirs pre=
             [ $path = tcp ] && penv="MPI_ONESIDED=messages MPI_NET=tcp" || penv= ;;
         armci-ofi-before)
             prog=$top/testing/perf/.libs/crowd_bench

@@ -27,14 +27,8 @@ export TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 ours=$top/testing/perf/crowd_bench
 theirs=$top/testing/perf/crowd_bench_mpi
 [ -x "$ours" ] || { echo "run-startup: $ours not built" >&2; exit 1; }
-# A shared build's program is libtool's script, which starts a shell in every process before
-# the program (5 ms of a processor each, measured): the program itself, against the build's
-# library, as ARMCI-MPI's is run.
-ourlib=
-if [ -x "$top/testing/perf/.libs/crowd_bench" ] && [ -e "$top/.libs/libarmci.so.0" ]; then
-    ours=$top/testing/perf/.libs/crowd_bench
-    ourlib="LD_LIBRARY_PATH=$(cd "$top/.libs" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+ours_direct crowd_bench # (rounds.sh) as ARMCI-MPI's is run: no shell per process
+ours=$ours_bin ourlib=$ours_env
 if [ -n "$lean" ] && [ ! -e "$lean" ]; then
     echo "run-startup: STARTUP_FABRIC_LIB=$lean: no such file" >&2
     exit 1
