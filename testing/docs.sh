@@ -106,6 +106,14 @@ sed -n '/<!-- job-sbatch:begin -->/,/<!-- job-sbatch:end -->/p' "$top/docs/clust
 cmp -s "$hc/job.sbatch" "$top/testing/cluster/job.sbatch" &&
     result ok "docs/cluster.md's job script is testing/cluster/job.sbatch, which slurm.sh runs" ||
     result "they differ" "docs/cluster.md's job script is testing/cluster/job.sbatch, which slurm.sh runs"
+# ... and the mpi.conf it shows is the bed's (cluster/slurm.sh writes it)
+conf=$(sed -n 's/^ *echo "\(PMIx[A-Za-z]*=[^"]*\)" >"$s\/mpi.conf"$/\1/p' "$top/testing/cluster/slurm.sh")
+if [ -n "$conf" ] && grep -qxF "  $conf" "$top/docs/cluster.md"; then
+    result ok "docs/cluster.md's mpi.conf line is the bed's ($conf)"
+else
+    result "slurm.sh writes '${conf:-nothing}' to mpi.conf, docs/cluster.md does not show it" \
+        "docs/cluster.md's mpi.conf line is the bed's"
+fi
 awk '/HealthCheckProgram/ { want = 1 } want && /^   ```sh$/ { on = 1; next }
      on && /^   ```$/ { exit } on { sub(/^   /, ""); print }' "$top/docs/cluster.md" >"$hc/health.sh"
 printf '#!/bin/sh\necho "$@" >>"%s/scontrol.args"\n' "$hc" >"$hc/scontrol"

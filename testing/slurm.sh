@@ -34,6 +34,21 @@ export ARMCI_TEST_CLUSTER_DIR="$dir" ARMCI_TEST_LAUNCHER=srun
 unset ARMCI_NODE_SIZE
 at="srun --mpi=$plugin, 2 hosts x 2"
 
+# Slurm's PMIx fence that collects no data, the last step of Open MPI's MPI_Init, waits for
+# every node (the bed's mpi.conf, cluster/slurm.sh): one that did not let a process leave
+# MPI_Init and send to a peer still setting up, which crashed there (cluster/fence_probe.c)
+if [ "$plugin" = pmix ]; then
+    probe=$(mktemp -d)
+    # shellcheck disable=SC2046 # pkg-config prints a list of words
+    if cc -O2 -o "$probe/fence_probe" "$here/cluster/fence_probe.c" \
+        $(pkg-config --cflags --libs pmix) >"$probe/cc.log" 2>&1; then
+        one "srun's PMIx fence without data waits for every node, $at" 2 4 \
+            '^fence: node 0 waited [0-9.]+ s \(the last node came 0\.5 s late\)$' -- "$probe/fence_probe"
+    else
+        report 1 "slurm: build cluster/fence_probe.c against libpmix-dev: $(tail -n 3 "$probe/cc.log")"
+    fi
+    rm -rf "$probe"
+fi
 one "demo, $at: all bytes correct on 2 nodes" 2 4 \
     "layout: 4 processes on 2 node\(s\), 2 on this node" ARMCI_VERBOSE=1 -- \
     "$top/testing/demo/demo"

@@ -28,6 +28,7 @@
 #   MpiDefault=none                 each job says --mpi=pmix (Open MPI) or --mpi=pmi2
 #                                   (MPICH's family), as NWChem's own docs show
 #   JobAcctGatherType=none, no accounting database: nothing here reads them
+#   mpi.conf PMIxCollFence=ring     PMIx fences wait for every node (see up below)
 # Slurm's pmix plugin loads the unversioned libpmix.so, which Debian ships in libpmix-dev
 # (without it: "mpi/pmix_v4: init: ... cannot open libpmix.so"). Needs root.
 set -eu
@@ -104,6 +105,13 @@ PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=
 EOF
     # no cgroup hierarchy is used, but slurmd reads this file at start
     echo "CgroupPlugin=cgroup/v1" >"$s/cgroup.conf"
+    # Slurm's pmix plugin: every fence on the ring algorithm. By default a fence that
+    # collects no data runs on its tree algorithm, which here (Slurm 22.05, Debian 12)
+    # released each node's tasks without waiting for the other nodes (fence_probe.c shows
+    # it). Open MPI 4.1 ends MPI_Init with such a fence and relies on it: a process that
+    # left it sent to a peer still setting up, which crashed inside MPI_Init (1 to 3
+    # launches in 100 at 2 hosts x 2).
+    echo "PMIxCollFence=ring" >"$s/mpi.conf"
     export SLURM_CONF="$s/slurm.conf"
     on head slurmctld -f "$SLURM_CONF" -i ||
         die "slurmctld did not start (see $s/log/slurmctld.log)"
