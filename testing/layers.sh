@@ -93,13 +93,13 @@ armcii_env_foreign src/base/env.c
 armcii_ofi src/transport/ofi.c src/transport/ofi_internal.h
 armcii_fi src/transport/ofi_load.c
 armcii_tp src/transport/host.c
-armcii_hh src/health/host.c
+armcii_hh src/health/health_host.c
 armcii_node src/transport/shm.c
 armcii_am_deferred src/transport/am.c
 armcii_agg_addrs src/agg/agg.c
 armcii_agg_table src/agg/agg.c src/agg/agg.h
 armcii_agg_lane src/agg/agg.c
-armcii_cache_engine src/cache/runtime.c'
+armcii_cache_engine src/cache/getcache.c'
 readers='armcii_(pool_nbound|pool_bytes|hdl_state|region_find|region_find_fast|region_bytes|region_touch|select_get|select_put|select_put_rma|select_acc|env_first_difference|env_user|wait_zero)|touch_counted|touch_pool'
 log=$(mktemp)
 echo "$owners" | while read -r name owner header; do
@@ -287,5 +287,13 @@ else
 fi
 [ -s "$log" ] && status=1 || status=0
 report $status "libarmci.so exports only the API's names" "$log"
+rm -f "$log"
+# No two of the library's source files share a name: a name says which file, in a
+# backtrace, a profile or the static archive (whose members go by file name alone).
+log=$(mktemp)
+find "$top/src" "$top/armci" -name '*.c' | sed 's#.*/##' | sort | uniq -d |
+    sed 's/^/used twice: /' >"$log"
+[ -s "$log" ] && status=1 || status=0
+report $status "no two of the library's .c files share a name" "$log"
 rm -f "$log"
 finish layers

@@ -4,7 +4,7 @@
  * address) with a length, a cuckoo index for exact lookups, a page map for containment
  * lookups and range invalidation, one storage buffer with a best-fit allocator, eviction
  * by a score of recency and size, and the adaptive resizing of index and buffer. The
- * runtime side (runtime.c) decides what is cached: modes per allocation, invalidation at
+ * runtime side (getcache.c) decides what is cached: modes per allocation, invalidation at
  * synchronisation points and by this process's own writes, and fills from completed gets.
  */
 #ifndef ARMCII_CACHE_H

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The get cache as the rest of the runtime uses it (src/cache/runtime.c): the core's get
+ * The get cache as the rest of the runtime uses it (src/cache/getcache.c): the core's get
  * path asks it first and fills it, writes and synchronisation points invalidate it, the
  * API layer sets its modes. Its engine and index are private to src/cache (cache.h).
  *
- * Its files: runtime.c (this face, and the fills of gets in flight), engine.c (the CLaMPI
+ * Its files: getcache.c (this face, and the fills of gets in flight), engine.c (the CLaMPI
  * engine: admission, eviction, the adaptive sizes), cuckoo.c (the cuckoo-hashed index) and
  * store.c (the storage buffer). It sits below the core, beside the transport: what it
  * knows of the job it is handed at start-up (armcii_cache_host_t), what it keeps of an
@@ -40,7 +40,7 @@ typedef struct armcii_cache_owner {
 armcii_status_t armcii_cache_rt_init(const armcii_cache_host_t *host);
 void armcii_cache_rt_fini(void);
 /** The get cache's engine is running (set at the first cached allocation; it never stops
- *  before finalize). Written by cache/runtime.c only. */
+ *  before finalize). Written by cache/getcache.c only. */
 extern int armcii_cache_engine;
 /** Bytes the get cache holds: its index, entries and storage, and a counter per process. */
 size_t armcii_cache_rt_bytes(void);

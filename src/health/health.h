@@ -20,7 +20,7 @@
 #include "../base/common.h"
 #include "../base/env.h"
 
-/** What the job's health is told of the job (host.c keeps the copy). */
+/** What the job's health is told of the job (health_host.c keeps the copy). */
 typedef struct {
     int rank, nproc; /* in comm */
     int node_id, node_rank, node_size;
