@@ -58,7 +58,7 @@ done
 one "armci-info --check, 2 hosts x 2" 2 4 '^2 host\(s\), 0 failed check\(s\), 2 pair\(s\) of hosts tested, 0 failed$' -- \
     "$top/src/tools/armci-info" --check
 # uneven: 3 processes on 2 hosts (2 + 1)
-for t in t_contig t_handles t_groups t_coll; do
+for t in $(matrix_set "$here/mpi/matrix" uneven); do
     one "$t, 3 processes on 2 hosts" 2 3 "" -- "$bin/$t"
 done
 

@@ -43,6 +43,11 @@ matrix_programs() {
     done | sort -u
 }
 
+# matrix_set_names FILE: the names of its sets ("@NAME = PROGRAMS"), one a line.
+matrix_set_names() {
+    sed -n 's/^[ \t]*@\([A-Za-z0-9_-]*\)[ \t]*=.*/\1/p' "$1"
+}
+
 # matrix_set FILE NAME: the programs of the set @NAME, one a line, without arguments.
 matrix_set() {
     awk -v want="$2" '

@@ -49,10 +49,16 @@ for t in $named; do
     [ -f "$here/mpi/$t.c" ] ||
         echo "testing/mpi/matrix runs $t, which has no source testing/mpi/$t.c" >>"$unrun"
 done
+for s in $(matrix_set_names "$matrix"); do # the sets other scripts run, too
+    for t in $(matrix_set "$matrix" "$s"); do
+        [ -f "$here/mpi/$t.c" ] ||
+            echo "testing/mpi/matrix's set @$s names $t, which has no source testing/mpi/$t.c" >>"$unrun"
+    done
+done
 [ -s "$unbuilt" ] && status=1 || status=0
 report $status "every testing/mpi/t_*.c is built" "$unbuilt"
 [ -s "$unrun" ] && status=1 || status=0
-report $status "every testing/mpi/t_*.c runs, and every program of the matrix has its source" "$unrun"
+report $status "every testing/mpi/t_*.c runs, and every program of the matrix and its sets has its source" "$unrun"
 rm -f "$unbuilt" "$unrun"
 
 lines=$(mktemp)

@@ -8,18 +8,15 @@
 # fabric; with TSAN_LONG=1 (make check-long) those again over each provider alone (below).
 # Runs only in a build configured with --enable-tsan; elsewhere it is skipped. Suppressions,
 # each explained, only for Open MPI's own locks: testing/tsan.supp.
-# Every program below but t_threads and t_values. Left out: t_dead and t_errors (each run
-# ends by a death or ARMCI_Error), t_soak (long; valgrind and ASan judge its memory) and
-# t_footprint (it measures memory, which TSan's shadow changes).
-long_progs="t_contig t_acc t_agg t_cache t_coll t_sync t_armcix t_handles t_strided t_vector \
-t_order t_span t_stats t_groups t_msg t_parmci t_progress t_subcomm t_nwpattern t_memory \
-t_init t_mpireuse t_fstring t_calls t_doorbell"
+# Then the matrix's set @tsan (testing/mpi/matrix says which programs, and which not).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/matrix.sh"
+long_progs=$(matrix_set "$here/mpi/matrix" tsan | tr '\n' ' ')
 # `tsan.sh --programs`: the programs it runs, for the build to make them (quickstart.sh)
 if [ "${1:-}" = --programs ]; then
     echo t_threads t_values $long_progs
     exit 0
 fi
-here=$(cd "$(dirname "$0")" && pwd)
 build=${top_builddir:-.}
 run="$here/run-mpi.sh"
 . "$here/report.sh"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Valgrind memcheck over the contiguous, strided, get-cache and collective tests at 2
-# processes, with node shared memory and over libfabric's tcp provider; any error fails
+# Valgrind memcheck over the matrix's set @valgrind (contiguous, strided, get-cache and
+# collective tests; testing/mpi/matrix) at 2 processes, with node shared memory and over libfabric's tcp provider; any error fails
 # (suppressions, each explained, only for MPI's process-manager library:
 # testing/valgrind.supp). Part of `make check` in builds without sanitizers; `make
 # valgrind` runs it alone.
@@ -18,7 +18,8 @@ ompi_supp=
 # UCX (MPICH's transport in Debian) asks for huge pages for its shared memory, and valgrind
 # says once per process that it ignores the flag: a note on valgrind itself, not an error.
 benign='WARNING: valgrind ignores shmget(shmflg) SHM_HUGETLB$'
-for t in t_contig t_strided t_cache t_coll; do
+. "$here/matrix.sh"
+for t in $(matrix_set "$here/mpi/matrix" valgrind); do
     for cfg in "ARMCI_SHM=1" "ARMCI_SHM=0 FI_PROVIDER=tcp"; do
         # a small heap: valgrind tracks every page of the address space it is given; any
         # line of valgrind's but the benign one fails the case (run_case: report.sh)
