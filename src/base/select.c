@@ -24,7 +24,7 @@ void armcii_select_limits(armcii_sel_limits_t *l, const armcii_caps_t *caps, lon
     l->mr_local = caps->mr_local;
     /* Native atomics by default where the NIC does them, not where the provider emulates
      * them in software (ours is faster there). Node peers then take them too, through the
-     * NIC's loopback (armcii_select_acc, rmw.c): the NIC's atomics are not atomic with
+     * NIC's loopback (armcii_select_acc, amo.c): the NIC's atomics are not atomic with
      * respect to loads and stores under our node lock. Scaled sources are staged in
      * unregistered memory, which rules out providers that need local registration. */
     int usable = caps->acc_types != 0 && caps->atomics_trusted && !caps->mr_local;

@@ -4,7 +4,7 @@
  * peers can address it directly), is registered with libfabric when some peer needs the
  * fabric, and is entered into the region table of every process. This file is the one
  * writer of the region table and the allocation list (armcii_mem) and of this process's local
- * blocks; the API layer (armci/malloc.c, mutexes.c) checks the arguments and calls here.
+ * blocks; the API layer (armci/malloc.c, mutex.c) checks the arguments and calls here.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,10 +12,10 @@
  *   progress.h  armcii_prog (progress.c): polling, waits, the progress thread, the lock;
  *               waits on MPI (mpiwait.c)
  *   order.h     ordering and fences (order.c)
- *   rma.h, nc.h, rmw.h, span.h
+ *   rma.h, nc.h, amo.h, span.h
  *               contiguous, noncontiguous and read-modify-write operations, and the reads
  *               of a get's short blocks' range
- *   mutex.h     ARMCI's mutexes as MCS queue locks (mutex.c)
+ *   mcs.h       ARMCI's mutexes as MCS queue locks (mcs.c)
  *   warm.h      keeping the hot structures cached (not included here: no API call uses it)
  * Each of the five owned structs starts a cache line; what a call reads every time sits
  * together, and what both the caller and the progress thread write sits on lines of its
@@ -27,13 +27,13 @@
 #define ARMCII_H
 
 #include "mem.h"
-#include "mutex.h"
+#include "mcs.h"
 #include "nc.h"
 #include "order.h"
 #include "progress.h"
 #include "req.h"
 #include "rma.h"
-#include "rmw.h"
+#include "amo.h"
 #include "runtime.h"
 #include "topo.h"
 

@@ -113,7 +113,7 @@ static inline void armcii_hdl_done(const char *call, armci_hdl_t *h)
 
 /*
  * One operation's request, from its start to the transport to its end, the same for every
- * protocol (rma.c, nc.c, span.c, rmw.c):
+ * protocol (rma.c, nc.c, span.c, amo.c):
  *
  *     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = ...};
  *     armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);

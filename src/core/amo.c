@@ -5,7 +5,7 @@
  * atomic at the memory, directly on the same node, applied by the target's handler
  * across the fabric. The caller waits for the old value.
  */
-#include "rmw.h"
+#include "amo.h"
 #include "mem.h"
 #include "nc.h"
 #include "order.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Mutexes as MCS queue locks (mutex.h): a set over a group, each member hosting its own
+ * Mutexes as MCS queue locks (mcs.h): a set over a group, each member hosting its own
  * count of them.
  *
  * Member p hosts the tail word of each of its mutexes. A locker swaps itself into the tail,
@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mutex.h"
+#include "mcs.h"
 #include "mem.h"
 #include "order.h"
 #include "progress.h"
-#include "rmw.h"
+#include "amo.h"
 #include "../base/common.h"
 #include "../base/op.h"
 #include "../cache/getcache.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Mutexes as MCS queue locks, in sets over a group (mutex.c): the world's set of
+ * Mutexes as MCS queue locks, in sets over a group (mcs.c): the world's set of
  * ARMCI_Create_mutexes and the batches of ARMCIX_Create_mutexes_hdl, which the API layer
- * keeps (armci/mutexes.c) and checks the arguments of. Every call here is made holding the
+ * keeps (armci/mutex.c) and checks the arguments of. Every call here is made holding the
  * runtime lock.
  */
 #ifndef ARMCII_MUTEX_H
