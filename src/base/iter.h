@@ -52,7 +52,7 @@ int armcii_vector_check(const armci_giov_t *iov, int iov_len, char *err, size_t 
  * local address is NULL, and widens [*lo_p, *hi_p] to the lowest and highest remote
  * address. It is the whole cost of checking a vector of short blocks, as much as moving
  * them on one node (1000 blocks of 8 bytes: 1.0 us of the call's 1.6), so where the
- * processor has AVX2 it reads eight addresses a step (docs/performance.md, "Vector calls
+ * processor has AVX2 it reads eight addresses a step (docs/performance-log.md, "Vector calls
  * check their blocks eight at a time").
  */
 int armcii_vector_scan(void *const *local, void *const *remote, int n, uintptr_t *lo_p,

@@ -50,7 +50,7 @@ typedef struct {
  *  of small operations, without a call: the loads of both ends (and of the middle, past
  *  32), then the stores (overlapping when shorter; every load comes first, so a move is
  *  right too). A same-node NbGet of 32-128 bytes spent 1.6 ns more than ComEx PR's in the
- *  call (docs/performance.md, "Vector calls check their blocks eight at a time"). */
+ *  call (docs/performance-log.md, "Vector calls check their blocks eight at a time"). */
 static inline void armcii_place_copy(void *dst, const void *src, size_t len, int announced)
 {
     if (len < 4 || len > 64 || armcii_place_memory(len, announced)) {
