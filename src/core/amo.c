@@ -32,9 +32,8 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     if (armcii_rmw_hw_ok(op)) {
         armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
         const armcii_seg_t *seg = armcii_seg_of(call, target, addr, size);
-        armcii_order_before(call, ARMCII_REQ_ACC_HW, target);
         armcii_issue_t is = {.blocking = 1, .wait_here = 1}; /* (the old value) */
-        armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_ACC_HW, target);
+        armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_ACC_HW, target);
         uint64_t result = 0, opnd = operand, cmp = comparand;
         uint32_t r32 = 0, o32 = (uint32_t)operand;
         armcii_ofi_rmw_hw(call, &req->tok, op, size == 4 ? (void *)&r32 : (void *)&result,
@@ -51,9 +50,8 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         return armcii_rmw_apply(op, addr, operand, &comparand);
     }
     armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
-    armcii_order_before(call, ARMCII_REQ_AM, target);
     armcii_issue_t is = {.blocking = 1, .wait_here = 1};
-    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_AM, target);
+    armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_AM, target);
     uint64_t result = 0;
     armcii_am_rmw(call, &req->tok, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
                   comparand);

@@ -250,12 +250,8 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
         return 0;
     }
     armcii_put_open_send(call, target);
-    if (blocking)
-        armcii_order_before(call, kind, target);
-    else if (kind != ARMCII_REQ_AM)
-        armcii_order_after_messages(call, target);
     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = wait_here};
-    armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);
+    armcii_req_t *req = armcii_issue_ordered(call, &is, kind, target);
 
     char *staged = NULL;
     if (hw) { /* libfabric atomics add; stage scale * src for them, block by block */

@@ -84,12 +84,8 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
     armcii_stat_op(ARMCII_OP_GET,
                    proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED : ARMCII_ST_DIRECT,
                    (long)len);
-    if (blocking)
-        armcii_order_before(call, ARMCII_REQ_GET, target);
-    else
-        armcii_order_after_messages(call, target);
     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = 1}; /* (a get's data) */
-    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_GET, target);
+    armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_GET, target);
     if (fill) { /* read into a record of ours; completion delivers to dst and fills */
         req->scratch = fill;
         req->on_release = armcii_cache_fill_end; /* delivers, then keeps a copy */
@@ -438,12 +434,8 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
         return 0;
     }
     armcii_put_open_send(call, target);
-    if (blocking)
-        armcii_order_before(call, kind, target);
-    else if (kind != ARMCII_REQ_AM)
-        armcii_order_after_messages(call, target);
     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = wait_here};
-    armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);
+    armcii_req_t *req = armcii_issue_ordered(call, &is, kind, target);
     if (kind == ARMCII_REQ_ACC_HW) {
         void *staged = req->stage; /* lives in the request until it completes */
         if (len > sizeof(req->stage) && !(staged = req->scratch = malloc(len)))

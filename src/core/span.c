@@ -160,12 +160,8 @@ void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t
     f->data = (char *)f + head;
     f->n = collect(it, s->lo, f->blk);
 
-    if (blocking)
-        armcii_order_before(call, ARMCII_REQ_GET, target);
-    else
-        armcii_order_after_messages(call, target);
     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = 1}; /* (a get's data) */
-    armcii_req_t *req = armcii_issue_begin(call, &is, ARMCII_REQ_GET, target);
+    armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_GET, target);
     req->scratch = f; /* freed with the request, after span_deliver */
     req->on_release = span_deliver;
     armcii_ofi_get(call, &req->tok, f->data, span, target, armcii_seg_raddr(s->seg, s->lo),
