@@ -79,15 +79,30 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     name=$1 hosts=$2 np=$3 action=$4 limit=$5 lost_host=$6 survivors=$7 ending=$8
     shift 8
     log=$(mktemp)
-    env ARMCI_TEST_HOSTS="$hosts" T_DEAD_EXTERNAL=1 TEST_TIMEOUT=100 MPI_KEEP_GOING=1 "$@" \
-        "$run" "$np" "$bin/t_dead" read >"$log" 2>&1 &
-    job=$!
-    why=
-    for i in $(seq 300); do
-        [ "$(grep -c ': running (read), process ' "$log")" -ge "$np" ] && break
-        sleep 0.1
-    done
     pid_of() { sed -n "s/^t_dead: rank $1: running (read), process \([0-9]*\)$/\1/p" "$log"; }
+    # The fault needs a running job. A launch whose MPI did not start (Open MPI's TCP
+    # connect between hosts can fail under load, "Operation now in progress") is ended and
+    # launched once more, and the case's name says so: the fault is still judged in full.
+    relaunch=
+    for launch in 1 2; do
+        env ARMCI_TEST_HOSTS="$hosts" T_DEAD_EXTERNAL=1 TEST_TIMEOUT=100 MPI_KEEP_GOING=1 "$@" \
+            "$run" "$np" "$bin/t_dead" read >"$log" 2>&1 &
+        job=$!
+        for i in $(seq 300); do
+            [ "$(grep -c ': running (read), process ' "$log")" -ge "$np" ] && break
+            alive $job || break
+            sleep 0.1
+        done
+        [ "$(grep -c ': running (read), process ' "$log")" -lt "$np" ] || break
+        [ $launch = 1 ] || break
+        first=$(grep -m1 -E 'Error:|error|failed' "$log" | sed 's/^[ #]*//' | tr -s ' ' | cut -c1-120)
+        relaunch=" [launched twice: the first did not start${first:+: $first}]"
+        for r in $(seq 0 $((np - 1))); do kill -9 "$(pid_of $r)" 2>/dev/null; done
+        kill -9 $(below $job) $job 2>/dev/null
+        wait $job 2>/dev/null
+        case_done
+    done
+    why=
     victim=$(pid_of $((np - 1)))
     [ -n "$victim" ] || why="the job did not start"
     # the fault comes once every survivor has completed a read of the victim's memory
@@ -148,7 +163,7 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     [ "$action" != linkdown ] || ip -n "acl-$(basename "$dir")-head" link set "v$hosts" up
     case_done
     echo "fault: $action, survivors ended $(printf %.1f "$took") s after it" >>"$log"
-    report "$([ -z "$why" ] && echo 0 || echo 1)" "$name: ended in $(printf %.1f "$took") s${why:+ ($why)}" "$log"
+    report "$([ -z "$why" ] && echo 0 || echo 1)" "$name: ended in $(printf %.1f "$took") s${why:+ ($why)}$relaunch" "$log"
     [ -z "${KEEP_FAULT_LOGS:-}" ] || cp "$log" "$KEEP_FAULT_LOGS.$action"
     rm -f "$log"
 }
