@@ -80,6 +80,11 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     shift 8
     log=$(mktemp)
     pid_of() { sed -n "s/^t_dead: rank $1: running (read), process \([0-9]*\)$/\1/p" "$log"; }
+    end_job() { # the job's processes, stopped ones too, and its launcher
+        for r in $(seq 0 $((np - 1))); do kill -9 "$(pid_of $r)" 2>/dev/null; done
+        kill -9 $(below $job) $job 2>/dev/null
+        wait $job 2>/dev/null
+    }
     # The fault needs a running job. A launch whose MPI did not start (Open MPI's TCP
     # connect between hosts can fail under load, "Operation now in progress") is ended and
     # launched once more, and the case's name says so: the fault is still judged in full.
@@ -97,9 +102,7 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
         [ $launch = 1 ] || break
         first=$(grep -m1 -E 'Error:|error|failed' "$log" | sed 's/^[ #]*//' | tr -s ' ' | cut -c1-120)
         relaunch=" [launched twice: the first did not start${first:+: $first}]"
-        for r in $(seq 0 $((np - 1))); do kill -9 "$(pid_of $r)" 2>/dev/null; done
-        kill -9 $(below $job) $job 2>/dev/null
-        wait $job 2>/dev/null
+        end_job
         case_done
     done
     why=
@@ -157,9 +160,7 @@ fault() { # fault NAME HOSTS NPROCS ACTION LIMIT LOST_HOST NAMING ENDING ENV...
     done
     ! grep -q "no error" "$log" || why="${why:-a survivor reported success}"
     # what is left: the launcher, stopped processes, the link
-    for r in $(seq 0 $((np - 1))); do kill -9 "$(pid_of $r)" 2>/dev/null; done
-    kill -9 $(below $job) $job 2>/dev/null
-    wait $job 2>/dev/null
+    end_job
     [ "$action" != linkdown ] || ip -n "acl-$(basename "$dir")-head" link set "v$hosts" up
     case_done
     echo "fault: $action, survivors ended $(printf %.1f "$took") s after it" >>"$log"
