@@ -45,6 +45,11 @@ typedef struct {
     long progress_wake_preempted; /* ... whose thread took the caller's processor (atomic) */
     long bells_rung;              /* doorbells rung to a peer's progress thread (atomic) */
     long bell_wakes;              /* naps a peer's doorbell cut short (atomic) */
+    long served_signal;           /* read-modify-writes served in the signal handler */
+    long served_poll;             /* ... served at a poll (the lock was held) */
+    long served_again;            /* ... asked again and answered again (not applied) */
+    long serve_sent;              /* read-modify-writes sent to a serving socket */
+    long serve_resent;            /* ... sent again, unanswered */
     long eagain_retries;          /* provider queue full, retried */
     long eagain_yields;           /* ... and the processor let go meanwhile */
     long idle_yields;             /* ARMCIX_Progress calls that found nothing and yielded */
@@ -127,6 +132,28 @@ static inline void armcii_stat_progress_wake_preempted(void)
 static inline void armcii_stat_bell_rung(void)
 {
     __atomic_add_fetch(&armcii_stats.bells_rung, 1, __ATOMIC_RELAXED);
+}
+
+/** A read-modify-write served by this process's serving socket (serve.c), in its signal
+ *  handler or at a poll; under the runtime lock, as the ones below. */
+static inline void armcii_stat_served(int in_handler)
+{
+    if (in_handler)
+        armcii_stats.served_signal++;
+    else
+        armcii_stats.served_poll++;
+}
+static inline void armcii_stat_served_again(void)
+{
+    armcii_stats.served_again++;
+}
+static inline void armcii_stat_serve_sent(void)
+{
+    armcii_stats.serve_sent++;
+}
+static inline void armcii_stat_serve_resent(void)
+{
+    armcii_stats.serve_resent++;
 }
 
 /** A peer's doorbell cut the progress thread's nap short (outside the lock: atomic). */

@@ -9,6 +9,7 @@
 #include "mem.h"
 #include "nc.h"
 #include "order.h"
+#include "progress.h"
 #include "req.h"
 #include "rma.h"
 #include "runtime.h"
@@ -20,6 +21,19 @@
 #include "../base/stats.h"
 #include "../cache/getcache.h"
 #include "../transport/transport.h"
+
+/* The datagram goes around the fabric's queues: whatever this process sent the target
+ * before must have been applied first (ARMCI orders one origin's operations on a target),
+ * and the wait for the answer polls like any other, serving peers meanwhile. */
+static uint64_t serve_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
+                          uint64_t comparand, size_t size)
+{
+    armcii_order_all_before(call, target);
+    armcii_serve_rmw_post(op, target, (uint64_t)(uintptr_t)addr, operand, comparand);
+    armcii_wait_zero(call, armcii_serve_waiting(), target);
+    uint64_t old = armcii_serve_rmw_answer(call);
+    return size == 4 ? (uint32_t)old : old;
+}
 
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand)
@@ -50,6 +64,8 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         return armcii_rmw_apply(op, addr, operand, &comparand);
     }
     armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
+    if (armcii_serve_on()) /* to the holder's own thread, by a datagram (serve.c) */
+        return serve_rmw(call, op, target, addr, operand, comparand, size);
     armcii_issue_t is = {.blocking = 1, .wait_here = 1};
     armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_AM, target);
     uint64_t result = 0;

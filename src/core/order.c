@@ -110,6 +110,13 @@ ARMCII_HOT armcii_req_t *armcii_issue_ordered(const char *call, armcii_issue_t *
     return armcii_issue_begin(call, is, kind, target);
 }
 
+void armcii_order_all_before(const char *call, int target)
+{
+    armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
+    armcii_wait_zero(call, &armcii_reqs.peers[target].out_write, target);
+    flush(call, target);
+}
+
 void armcii_order_local(const char *call, int target)
 {
     /* Only accumulates through libfabric atomics can be in flight to oneself or a node

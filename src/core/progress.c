@@ -226,6 +226,19 @@ void armcii_req_wait_all(const char *call)
         armcii_req_wait(call, armcii_reqs.pool.oldest);
 }
 
+pthread_mutex_t *armcii_progress_lock(void)
+{
+    return &armcii_prog.lock;
+}
+
+void armcii_serve_after_unlock(void)
+{
+    if (pthread_mutex_trylock(&armcii_prog.lock) != 0)
+        return; /* taken again: its holder polls, or looks as it lets go */
+    armcii_serve_poll();
+    pthread_mutex_unlock(&armcii_prog.lock);
+}
+
 /* ---- the progress thread ---- */
 
 /*
@@ -277,8 +290,10 @@ static void nap(const struct timespec *howlong, int seen)
             uint64_t v;
             if (fds[1].revents & POLLIN)
                 (void)!read(wake_fd, &v, sizeof v);
-            if ((fds[0].revents & POLLIN) && armcii_bell_drain() > 0)
+            if ((fds[0].revents & POLLIN) && armcii_bell_drain() > 0) {
                 armcii_stat_bell_wake();
+                armcii_serve_nudge(); /* a peer waits: perhaps on the serving socket */
+            }
         }
     }
     __atomic_store_n(&armcii_prog.napping, 0, __ATOMIC_RELAXED);
@@ -450,6 +465,9 @@ static void *progress_main(void *arg)
         armcii_stat_progress_poll(n);
         armcii_warm_maybe(armcii_now());
         pthread_mutex_unlock(&armcii_prog.lock);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (armcii_serve_due())
+            armcii_serve_after_unlock();
         if (n > 0)
             continue;
         if (mine)

@@ -14,6 +14,7 @@
 
 #include "../base/common.h"
 #include "../base/pool.h"
+#include "../transport/transport.h"
 
 /** The progress engine's state (progress.c writes it; armcii_lock and armcii_unlock,
  *  below, take and release its lock). */
@@ -131,6 +132,11 @@ void armcii_mpi_waitall_status(const char *call, int n, MPI_Request *reqs, MPI_S
  *  ARMCI call that was waiting on MPI, instead of with MPI's message alone. */
 void armcii_mpi_name_errors(MPI_Comm comm);
 
+/** The runtime lock, for the transport's signal handler to try (serve.c). */
+pthread_mutex_t *armcii_progress_lock(void);
+/** Serves what came for the serving socket while the lock was held, if the lock is free. */
+void armcii_serve_after_unlock(void);
+
 /* ---- locking around API calls ---- */
 
 static inline void armcii_lock(void)
@@ -145,6 +151,11 @@ static inline void armcii_unlock(void)
     pthread_mutex_unlock(&armcii_prog.lock);
     if (wake)
         armcii_progress_wake();
+    /* A datagram that came for the serving socket while we held the lock (serve.c): the
+     * handler marked it due before it tried the lock, so one of us sees it. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(armcii_serve_due(), 0))
+        armcii_serve_after_unlock();
 }
 
 #endif

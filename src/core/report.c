@@ -20,7 +20,7 @@ static const char *coll_names[ARMCII_ST_NCOLL] = {"collectives pull",  "collecti
                                                   "collectives naive", "collectives hier",
                                                   "collectives mpi",   "collectives p2p"};
 
-#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 20)
+#define NFLAT (ARMCII_OP_NKIND * ARMCII_ST_NPATH + ARMCII_OP_NKIND + ARMCII_ST_NCOLL + 25)
 
 /* All counters as one vector of doubles, in a fixed order, with their names. */
 static void flatten(double *v, char names[][40])
@@ -61,6 +61,16 @@ static void flatten(double *v, char names[][40])
     v[k++] = (double)armcii_stats.bells_rung;
     strcpy(names[k], "naps ended by a doorbell");
     v[k++] = (double)armcii_stats.bell_wakes;
+    strcpy(names[k], "rmw datagrams sent");
+    v[k++] = (double)armcii_stats.serve_sent;
+    strcpy(names[k], "... sent again");
+    v[k++] = (double)armcii_stats.serve_resent;
+    strcpy(names[k], "rmw served in a signal handler");
+    v[k++] = (double)armcii_stats.served_signal;
+    strcpy(names[k], "rmw datagrams served at a poll");
+    v[k++] = (double)armcii_stats.served_poll;
+    strcpy(names[k], "rmw datagrams answered again");
+    v[k++] = (double)armcii_stats.served_again;
     strcpy(names[k], "queue-full retries");
     v[k++] = (double)armcii_stats.eagain_retries;
     strcpy(names[k], "... yielding the CPU");

@@ -197,6 +197,7 @@ static void configure_transport(void)
         .node_comm = armcii_topo.node_comm,
         .env = &armcii_rt.env,
         .regions = regions,
+        .lock = armcii_progress_lock(),
         .op_done = armcii_req_op_done,
         .copied = armcii_req_copied,
         .of_cookie = armcii_req_of_cookie,

@@ -132,6 +132,32 @@ void armcii_bell_open(const void *name, size_t len)
     }
 }
 
+int armcii_bell_socket_beside(uint16_t *port)
+{
+    const bell_addr_t *bell = &bells[armcii_tp.rank];
+    socklen_t len =
+        bell->sa.sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    bell_addr_t me;
+    int fd = bell_socket(bell, len, &me);
+    if (fd >= 0)
+        *port = me.sa.sa_family == AF_INET6 ? me.in6.sin6_port : me.in.sin_port;
+    return fd;
+}
+
+void armcii_bell_send_beside(int target, uint16_t port, int fd, const void *buf, size_t len)
+{
+    bell_addr_t to = bells[target];
+    socklen_t tolen;
+    if (to.sa.sa_family == AF_INET6) {
+        to.in6.sin6_port = port;
+        tolen = sizeof(struct sockaddr_in6);
+    } else {
+        to.in.sin_port = port;
+        tolen = sizeof(struct sockaddr_in);
+    }
+    (void)sendto(fd, buf, len, MSG_DONTWAIT, &to.sa, tolen); /* lost: sent again */
+}
+
 void armcii_bell_close(void)
 {
     if (bell_fd >= 0)

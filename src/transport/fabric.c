@@ -30,6 +30,7 @@ void armcii_ofi_fini(void)
     /* The endpoint goes first: it cancels the posted receives whose contexts am.c owns;
      * registrations go before the domain they belong to. */
     armcii_ofi_close_endpoint();
+    armcii_serve_close();
     armcii_bell_close();
     armcii_am_fini();
     armcii_ofi_close();

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "../base/env.h"
@@ -30,6 +31,7 @@ typedef struct {
     const armcii_env_t *env;              /* the settings (read only) */
     const armcii_region_table_t *regions; /* every process's allocations: what a message
                                              may target here (a lookup moves its cursor) */
+    pthread_mutex_t *lock;                /* the runtime's: serve.c's signal handler tries it */
     /* Back into the core. */
     void (*op_done)(armcii_token_t *tok);                    /* one operation of tok completed */
     void (*copied)(armcii_token_t *tok);                     /* a blocking put's data has left */

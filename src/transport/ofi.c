@@ -376,6 +376,7 @@ static armcii_status_t exchange_addresses(void)
         return ARMCII_ENOMEM;
     }
     armcii_bell_open(name, len);
+    armcii_serve_open();
     char *mine = calloc(1, (size_t)maxlen);
     memcpy(mine, name, len);
     MPI_Allgather(mine, maxlen, MPI_BYTE, all, maxlen, MPI_BYTE, armcii_tp.comm);
@@ -842,6 +843,7 @@ int armcii_ofi_progress(void)
     }
     if (receiver.after_poll && *receiver.owed > 0)
         receiver.after_poll();
+    armcii_serve_poll();
     return handled;
 }
 

@@ -23,6 +23,16 @@
  *  where every process can, and ARMCI_DOORBELL_US asks for one. */
 void armcii_bell_open(const void *name, size_t len);
 void armcii_bell_close(void);
+/** A UDP socket on the doorbell's address, another port (written to @p port, network
+ *  order); -1 where none can be made. */
+int armcii_bell_socket_beside(uint16_t *port);
+/** Sends @p len bytes from socket @p fd to @p target's doorbell address at @p port. */
+void armcii_bell_send_beside(int target, uint16_t port, int fd, const void *buf, size_t len);
+
+/** The serving socket of read-modify-writes (serve.c), beside the doorbell where there is
+ *  one (collective); and its close. */
+void armcii_serve_open(void);
+void armcii_serve_close(void);
 
 /* The functions of libfabric's own that the transport calls, opened when the fabric is
  * first needed (ofi_load.c says why); the names below stand for them in every transport

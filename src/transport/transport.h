@@ -98,6 +98,32 @@ void armcii_bell_ring(int target);
 /** Empties the doorbell's socket; @return the rings found. */
 int armcii_bell_drain(void);
 
+/* Read-modify-writes served in the holder's own thread (serve.c): a datagram to the
+ * holder's serving socket, announced by a signal to the thread that called ARMCI_Init,
+ * whose handler applies it unless that thread is inside the runtime. */
+/** Whether the serving socket is open (every process has one, or none). */
+int armcii_serve_on(void);
+/** Sends a read-modify-write to @p target's serving socket; the runtime lock is held, and
+ *  the caller has nothing else out there (one request at a time). */
+void armcii_serve_rmw_post(int op, int target, uint64_t addr, uint64_t operand, uint64_t comparand);
+/** 1 until the answer to the request posted has arrived. */
+const int *armcii_serve_waiting(void);
+/** The old value answered; an error naming @p call where the holder refused the word. */
+uint64_t armcii_serve_rmw_answer(const char *call);
+/** Reads the serving socket where something arrived (or an answer is awaited, which it
+ *  also sends again when late); the runtime lock is held. */
+void armcii_serve_poll(void);
+/** Has the next poll read the socket (the progress thread, woken by a doorbell). */
+void armcii_serve_nudge(void);
+/** Set where a datagram arrived while the lock was held; whoever lets the lock go then
+ *  serves it (atomic). */
+extern int armcii_serve_due_flag;
+/** Whether it is set; after the lock is let go, behind a full fence. */
+static inline int armcii_serve_due(void)
+{
+    return __atomic_load_n(&armcii_serve_due_flag, __ATOMIC_RELAXED);
+}
+
 /** Opens the endpoint (collective over the world); reports what it can do in @p caps. */
 armcii_status_t armcii_ofi_init(armcii_caps_t *caps);
 void armcii_ofi_fini(void);

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Serving a read-modify-write in the holder's own thread, the moment it arrives.
+ *
+ * NWChem and GA take their next task with a fetch-and-add on a counter of process 0, and
+ * process 0 computes like everyone else. Over a provider that needs the target's help
+ * (tcp, sockets, udp) such a request waits for the holder's runtime to run: its progress
+ * thread, woken by the doorbell (bell.c), costs the holder's core a scheduler wake and a
+ * context switch per request, and the doorbell rings only after ARMCI_DOORBELL_US.
+ *
+ * Here the request is itself the doorbell: one UDP datagram to the holder's serving
+ * socket, which the kernel announces with a signal (ARMCI_SERVE_SIGNAL, F_SETSIG) to the
+ * thread that called ARMCI_Init (F_SETOWN_EX), which is the thread that computes. Its
+ * handler applies the operation with a CPU atomic and answers with a datagram: a few
+ * microseconds of the holder's processor, with no thread to wake. Where the holder is
+ * inside the runtime (the runtime lock is taken) the handler only marks the socket due,
+ * and whoever holds the lock serves it at the next poll or as it lets the lock go.
+ *
+ * Why the handler is safe, whatever it interrupts:
+ *  - it takes no lock it could wait for: the runtime lock is only tried (glibc's trylock
+ *    of an adaptive mutex is one compare-and-swap; its unlock a store and, contended, a
+ *    futex wake), and where the interrupted thread holds it the try fails;
+ *  - under that lock it reads what every holder of the lock reads (this rank's allocation
+ *    table, changed only under the lock) and writes what only holders of the lock write
+ *    (the table of origins' last requests, this module's counters);
+ *  - it calls recvfrom, sendto (async-signal-safe by POSIX) and CPU atomics, and no
+ *    allocation, stdio or libfabric; it keeps errno as it found it;
+ *  - the signal is blocked while its handler runs, so the handler never nests.
+ * testing/mpi/t_serve.c has signals arrive inside every kind of runtime call.
+ *
+ * Datagrams may be lost (a full receive queue, a network that drops): an origin sends its
+ * request again after a wait that doubles each time, and the holder, which remembers
+ * each origin's last request and answer, applies a request once and answers a repeat
+ * with the answer it gave. An origin has one request out at a time (it waits for the
+ * answer under the runtime lock). Every datagram carries the job's key, so that a stray
+ * one from another job is dropped.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "ofi_internal.h"
+#include "transport.h"
+#include "../base/acc.h"
+#include "../base/common.h"
+#include "../base/op.h"
+#include "../base/region.h"
+#include "../base/stats.h"
+
+enum { MSG_RMW = 1, MSG_RMW_ANSWER = 2 };
+enum { ANSWER_OK = 0, ANSWER_OUTSIDE = 1, ANSWER_BAD_OP = 2, ANSWER_UNALIGNED = 3 };
+
+typedef struct {
+    uint64_t key; /* the job's */
+    uint32_t seq; /* the origin's count of requests, from 1 */
+    uint16_t kind;
+    uint16_t op;    /* ARMCII_RMW_* */
+    int32_t src;    /* the origin's rank */
+    int32_t status; /* an answer's: ANSWER_* */
+    uint64_t addr;  /* a request's target word */
+    uint64_t value; /* the operand; an answer's old value */
+    uint64_t extra; /* the comparand of a compare-and-swap */
+} serve_msg_t;
+
+typedef struct {
+    uint32_t seq; /* the origin's last request served (0: none yet) */
+    int32_t status;
+    uint64_t value; /* and its answer */
+} served_t;
+
+/* A datagram arrived that nobody has read yet (atomic; transport.h). */
+int armcii_serve_due_flag;
+
+/* The holder's side. */
+static int fd = -1;
+static int signo;
+static struct sigaction old_act, old_io;
+static int took_sigio;
+static uint64_t key;
+static served_t *served; /* by origin rank */
+static uint16_t *ports;  /* every process's serving port, beside its doorbell's address */
+
+/* The origin's one request out. */
+static struct {
+    int waiting; /* 1 until its answer arrives (armcii_serve_waiting) */
+    int target;
+    serve_msg_t msg;
+    int32_t status;
+    uint64_t value;
+    double sent, again; /* when it was sent, and after how long it goes again */
+} out;
+static uint32_t next_seq;
+
+/* A request unanswered this long goes again; the wait doubles up to RESEND_MAX_S. */
+#define RESEND_FIRST_S 1e-3
+#define RESEND_MAX_S   0.128
+
+int armcii_serve_on(void)
+{
+    return fd >= 0;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void answer(const serve_msg_t *req, const served_t *s, const struct sockaddr *to,
+                   socklen_t tolen)
+{
+    serve_msg_t a = {.key = key,
+                     .seq = req->seq,
+                     .kind = MSG_RMW_ANSWER,
+                     .op = req->op,
+                     .src = (int32_t)armcii_tp.rank,
+                     .status = s->status,
+                     .value = s->value};
+    /* A full send queue drops it: the origin asks again. */
+    (void)sendto(fd, &a, sizeof a, MSG_DONTWAIT, to, tolen);
+}
+
+static void apply(const serve_msg_t *m, served_t *s)
+{
+    size_t size = (m->op == ARMCII_RMW_FADD32 || m->op == ARMCII_RMW_SWAP32) ? 4 : 8;
+    s->value = 0;
+    if (m->op != ARMCII_RMW_FADD32 && m->op != ARMCII_RMW_FADD64 && m->op != ARMCII_RMW_SWAP32 &&
+        m->op != ARMCII_RMW_SWAP64 && m->op != ARMCII_RMW_CAS64)
+        s->status = ANSWER_BAD_OP;
+    else if (m->addr % size != 0)
+        s->status = ANSWER_UNALIGNED;
+    else if (!armcii_region_find(armcii_tp.regions, armcii_tp.rank, (uintptr_t)m->addr, size))
+        s->status = ANSWER_OUTSIDE;
+    else {
+        s->status = ANSWER_OK;
+        s->value = armcii_rmw_apply(m->op, (void *)(uintptr_t)m->addr, m->value, &m->extra);
+    }
+}
+
+/* One datagram read from the socket. */
+static void take(const serve_msg_t *m, const struct sockaddr *from, socklen_t fromlen,
+                 int in_handler)
+{
+    if (m->key != key || m->src < 0 || m->src >= armcii_tp.nproc)
+        return;
+    if (m->kind == MSG_RMW_ANSWER) {
+        if (out.waiting && m->seq == out.msg.seq && m->src == out.target) {
+            out.status = m->status;
+            out.value = m->value;
+            __atomic_store_n(&out.waiting, 0, __ATOMIC_RELEASE);
+        }
+        return; /* (a late answer to a request sent twice) */
+    }
+    if (m->kind != MSG_RMW)
+        return;
+    served_t *s = &served[m->src];
+    int32_t ahead = (int32_t)(m->seq - s->seq);
+    if (ahead < 0)
+        return; /* a copy of a request answered long ago: its origin has moved on */
+    if (ahead > 0) {
+        apply(m, s);
+        s->seq = m->seq;
+        armcii_stat_served(in_handler);
+    } else {
+        armcii_stat_served_again();
+    }
+    answer(m, s, from, fromlen);
+}
+
+/* Reads every datagram waiting; the runtime lock is held. */
+static void drain(int in_handler)
+{
+    __atomic_store_n(&armcii_serve_due_flag, 0, __ATOMIC_SEQ_CST);
+    for (;;) {
+        serve_msg_t m;
+        struct sockaddr_storage from;
+        socklen_t fromlen = sizeof from;
+        ssize_t n = recvfrom(fd, &m, sizeof m, MSG_DONTWAIT, (struct sockaddr *)&from, &fromlen);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return;
+        if ((size_t)n == sizeof m)
+            take(&m, (struct sockaddr *)&from, fromlen, in_handler);
+    }
+}
+
+static void on_signal(int sig, siginfo_t *info, void *uc)
+{
+    (void)sig, (void)info, (void)uc;
+    /* Whoever sent it (the kernel for our socket; a SIGIO where its queue of our signals
+     * overflowed; kill), the socket is read: an empty one costs one recvfrom. */
+    int saved = errno;
+    /* Marked due first: a holder of the lock that lets it go after our try looks at it. */
+    __atomic_store_n(&armcii_serve_due_flag, 1, __ATOMIC_SEQ_CST);
+    if (fd >= 0 && pthread_mutex_trylock(armcii_tp.lock) == 0) {
+        drain(1);
+        pthread_mutex_unlock(armcii_tp.lock);
+    }
+    errno = saved;
+}
+
+void armcii_serve_open(void)
+{
+    if (armcii_bell_fd() < 0)
+        return; /* (no process has one: bell.c opens all or none) */
+    long want = armcii_tp.env->SERVE_SIGNAL;
+    int sig = want == 0 ? SIGRTMIN + 4 : (int)want;
+    int on = armcii_tp.env->SERVE != 0;
+    int ok = on && sig >= SIGRTMIN && sig <= SIGRTMAX;
+    if (on && !ok && armcii_tp.rank == 0)
+        armcii_warn("ARMCI_Init: ARMCI_SERVE_SIGNAL=%ld is no real-time signal (%d-%d); "
+                    "read-modify-writes go through the fabric",
+                    want, SIGRTMIN, SIGRTMAX);
+    struct sigaction cur;
+    if (ok && sigaction(sig, NULL, &cur) == 0 && cur.sa_handler != SIG_DFL &&
+        cur.sa_handler != SIG_IGN) {
+        armcii_warn("ARMCI_Init: signal %d (ARMCI_SERVE_SIGNAL) has a handler already; "
+                    "read-modify-writes go through the fabric (choose another signal)",
+                    sig);
+        ok = 0;
+    }
+    int s = -1;
+    uint16_t port = 0;
+    if (ok)
+        s = armcii_bell_socket_beside(&port);
+    served = s >= 0 ? calloc((size_t)armcii_tp.nproc, sizeof *served) : NULL;
+    ports = served ? malloc((size_t)armcii_tp.nproc * sizeof *ports) : NULL;
+    ok = ports != NULL;
+    /* All or none: a process without the socket would never answer. */
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_tp.comm);
+    if (!ok) {
+        if (s >= 0)
+            close(s);
+        free(served);
+        free(ports);
+        served = NULL;
+        ports = NULL;
+        return;
+    }
+    MPI_Allgather(&port, 1, MPI_UINT16_T, ports, 1, MPI_UINT16_T, armcii_tp.comm);
+    if (armcii_tp.rank == 0) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        key = ((uint64_t)t.tv_nsec << 32) ^ (uint64_t)t.tv_sec ^ ((uint64_t)getpid() << 16);
+        key |= 1;
+    }
+    MPI_Bcast(&key, 1, MPI_UINT64_T, 0, armcii_tp.comm);
+
+    fd = s;
+    signo = sig;
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_sigaction = on_signal;
+    act.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&act.sa_mask);
+    sigaddset(&act.sa_mask, SIGIO);
+    sigaddset(&act.sa_mask, sig);
+    sigaction(sig, &act, &old_act);
+    /* The kernel sends SIGIO instead where its queue of real-time signals is full; serve
+     * then too, unless the application handles SIGIO itself. */
+    struct sigaction io;
+    if (sigaction(SIGIO, NULL, &io) == 0 && io.sa_handler == SIG_DFL) {
+        took_sigio = 1;
+        sigaction(SIGIO, &act, &old_io);
+    }
+    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
+    if (fcntl(fd, F_SETSIG, sig) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
+        fcntl(fd, F_SETFL, O_NONBLOCK | O_ASYNC) != 0) {
+        armcii_warn("ARMCI_Init: cannot have signal %d announce the serving socket (%s); "
+                    "read-modify-writes there are served at the next poll",
+                    sig, strerror(errno));
+    }
+}
+
+void armcii_serve_close(void)
+{
+    if (fd < 0)
+        return;
+    (void)fcntl(fd, F_SETFL, O_NONBLOCK); /* no more signals */
+    close(fd);
+    fd = -1;
+    /* Ignoring a signal discards any still queued; then the earlier handling returns. */
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(signo, &ign, NULL);
+    sigaction(signo, &old_act, NULL);
+    if (took_sigio) {
+        sigaction(SIGIO, &ign, NULL);
+        sigaction(SIGIO, &old_io, NULL);
+        took_sigio = 0;
+    }
+    free(served);
+    free(ports);
+    served = NULL;
+    ports = NULL;
+}
+
+void armcii_serve_rmw_post(int op, int target, uint64_t addr, uint64_t operand, uint64_t comparand)
+{
+    out.target = target;
+    out.msg = (serve_msg_t){.key = key,
+                            .seq = ++next_seq, /* (compared by difference: wraps) */
+                            .kind = MSG_RMW,
+                            .op = (uint16_t)op,
+                            .src = (int32_t)armcii_tp.rank,
+                            .addr = addr,
+                            .value = operand,
+                            .extra = comparand};
+    out.waiting = 1;
+    out.again = RESEND_FIRST_S;
+    out.sent = now();
+    armcii_bell_send_beside(target, ports[target], fd, &out.msg, sizeof out.msg);
+    armcii_stat_serve_sent();
+}
+
+const int *armcii_serve_waiting(void)
+{
+    return &out.waiting;
+}
+
+uint64_t armcii_serve_rmw_answer(const char *call)
+{
+    switch (out.status) {
+    case ANSWER_OK:
+        return out.value;
+    case ANSWER_OUTSIDE:
+        armcii_fatal(call, "rank %d: the word at %p lies outside every ARMCI allocation there",
+                     out.target, (void *)(uintptr_t)out.msg.addr);
+    case ANSWER_UNALIGNED:
+        armcii_fatal(call, "rank %d: the word at %p is not aligned to its size", out.target,
+                     (void *)(uintptr_t)out.msg.addr);
+    default:
+        armcii_fatal(call, "rank %d did not know read-modify-write operation %d", out.target,
+                     (int)out.msg.op);
+    }
+}
+
+void armcii_serve_poll(void)
+{
+    if (fd < 0)
+        return;
+    if (!out.waiting && !__atomic_load_n(&armcii_serve_due_flag, __ATOMIC_SEQ_CST))
+        return;
+    drain(0);
+    if (out.waiting) {
+        double t = now();
+        if (t - out.sent >= out.again) { /* lost, or the holder is slow: ask again */
+            armcii_bell_send_beside(out.target, ports[out.target], fd, &out.msg, sizeof out.msg);
+            armcii_stat_serve_resent();
+            out.sent = t;
+            out.again = out.again * 2 < RESEND_MAX_S ? out.again * 2 : RESEND_MAX_S;
+        }
+    }
+}
+
+void armcii_serve_nudge(void)
+{
+    if (fd >= 0)
+        __atomic_store_n(&armcii_serve_due_flag, 1, __ATOMIC_SEQ_CST);
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Read-modify-writes served in the holder's own thread (src/transport/serve.c), the
+ * pattern of NWChem's and GA's task counter (ga/global/src/nxtval.c: ARMCI_Rmw with
+ * ARMCI_FETCH_AND_ADD_LONG on one word of process 0, whose process computes too).
+ *
+ * Two parts, both over a provider that needs the target's help (the matrix runs it over
+ * tcp and sockets with shared memory off):
+ *  1. Process 0 computes, making no ARMCI or MPI call, and the runtime has no progress
+ *     thread (ARMCI_PROGRESS_THREAD=0 in the matrix): nothing but the signal handler can
+ *     serve. The others make ROUNDS fetch-and-adds (64 and 32 bits), swaps, and reads
+ *     and writes under its mutex (compare-and-swaps and swaps) on its words; process 0 gives up
+ * computing after T_SERVE_WINDOW_S (default 20) seconds. With ARMCI_SERVE=0 the requests wait for
+ * the window's end and the test fails (tried by hand). The old values the others got, gathered and
+ * sorted, must be 0, 1, ... exactly: each fetch-and-add applied once.
+ *  2. Signals inside every runtime call: process 0 makes calls of every kind (puts, gets,
+ *     accumulates, fetch-and-adds to itself and to a peer, a mutex, a fence) while the
+ *     others hammer its counter, and a thread of its own sends the serving signal to the
+ *     calling thread every few microseconds, so that the handler runs at any point of
+ *     those calls, with the runtime lock held or not. Every value is checked.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "tester.h"
+
+#define ROUNDS 200
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every old value the fetch-and-adds returned, over all processes but 0, sorted, must be
+ * 0 .. n-1. */
+static void check_sequence(const char *what, long *mine, int n_mine)
+{
+    int total = n_mine * (t_np - 1);
+    long *all = malloc((size_t)(total + n_mine) * sizeof(long));
+    long *zero = calloc((size_t)n_mine, sizeof(long));
+    MPI_Gather(t_me == 0 ? zero : mine, n_mine, MPI_LONG, all, n_mine, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (t_me == 0) {
+        qsort(all + n_mine, (size_t)total, sizeof(long), cmp_long);
+        int bad = -1;
+        for (int i = 0; i < total && bad < 0; i++)
+            if (all[n_mine + i] != i)
+                bad = i;
+        CHECK(bad < 0, "%s: the old values sorted hold %ld at %d, not %d", what,
+              bad < 0 ? 0 : all[n_mine + bad], bad, bad);
+    }
+    free(all);
+    free(zero);
+}
+
+/* Part 2's signaller: the serving signal to the calling thread until told to stop. */
+static volatile int stop_signals;
+static pthread_t caller;
+static long signals_sent;
+
+static void *signaller(void *arg)
+{
+    (void)arg;
+    struct timespec gap = {0, 20000};
+    while (!stop_signals) {
+        pthread_kill(caller, SIGRTMIN + 4);
+        signals_sent++;
+        nanosleep(&gap, NULL);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    t_init(&argc, &argv);
+    const char *w = getenv("T_SERVE_WINDOW_S");
+    double window = w ? atof(w) : 20.0;
+    void **base = malloc((size_t)t_np * sizeof(void *));
+    ARMCI_Malloc(base, 128);
+    char *mine = base[t_me];
+    memset(mine, 0, 128);
+    long *counter = (long *)mine;        /* fetch-and-add, 64 bits */
+    int *counter32 = (int *)(mine + 8);  /* fetch-and-add, 32 bits */
+    long *done = (long *)(mine + 16);    /* how many have finished part 1 */
+    long *swapped = (long *)(mine + 24); /* swaps */
+    long *casword = (long *)(mine + 32); /* read and written under a mutex */
+    int mutexes = ARMCI_Create_mutexes(1);
+    CHECK(mutexes == 0, "ARMCI_Create_mutexes returned %d", mutexes);
+    ARMCI_Barrier();
+    if (t_me != 0) { /* connections first: their set-up is not what is tested */
+        double x;
+        ARMCI_Get(base[0], &x, sizeof x, 0);
+    }
+    ARMCI_Barrier();
+
+    /* ---- part 1: a holder that computes, no progress thread ---- */
+    long *olds = malloc(ROUNDS * sizeof(long));
+    long *olds32 = malloc(ROUNDS * sizeof(long));
+    if (t_me == 0) {
+        for (int p = 1; p < t_np; p++) {
+            int go;
+            MPI_Recv(&go, 1, MPI_INT, p, 92, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        volatile double x = 0;
+        double t0 = now();
+        while (__atomic_load_n(done, __ATOMIC_ACQUIRE) < t_np - 1 && now() - t0 < window)
+            for (int i = 0; i < 10000; i++)
+                x += 1e-9 * i;
+        long seen = __atomic_load_n(done, __ATOMIC_ACQUIRE);
+        CHECK(seen == t_np - 1,
+              "after %.1f s of computing, %ld of %d processes were served: nothing served "
+              "the requests while this process computed",
+              now() - t0, seen, t_np - 1);
+        printf("t_serve: %d rounds of read-modify-writes of %d processes served in %.1f ms of "
+               "computing without a progress thread\n",
+               ROUNDS, t_np - 1, (now() - t0) * 1e3);
+    } else {
+        int go = 1;
+        MPI_Send(&go, 1, MPI_INT, 0, 92, MPI_COMM_WORLD);
+        long prev_swap_old = -2;
+        for (int k = 0; k < ROUNDS; k++) {
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &olds[k], base[0], 1, 0);
+            int o32 = -1;
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &o32, (char *)base[0] + 8, 1, 0);
+            olds32[k] = o32;
+            /* a swap leaves our tag; the old value is a tag of someone's (or the 0 it
+             * started with) */
+            long tag = (long)t_me * 100000 + k + 1, old = tag; /* (a swap's value is *ploc) */
+            ARMCI_Rmw(ARMCI_SWAP_LONG, &old, (char *)base[0] + 24, 0, 0);
+            CHECK(old == 0 || (old / 100000 >= 1 && old / 100000 < t_np && old % 100000 >= 1 &&
+                               old % 100000 <= ROUNDS),
+                  "swap %d returned %ld, no value any process stored", k, old);
+            CHECK(old != prev_swap_old || old == 0, "swap %d returned %ld twice", k, old);
+            prev_swap_old = old;
+            /* a read and a write made one by process 0's mutex, whose queue lock takes
+             * compare-and-swaps and swaps on process 0's words (src/core/mcs.c) */
+            ARMCI_Lock(0, 0);
+            long v = -1;
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &v, (char *)base[0] + 32, 0, 0);
+            long next = v + 1;
+            ARMCI_Rmw(ARMCI_SWAP_LONG, &next, (char *)base[0] + 32, 0, 0);
+            ARMCI_Unlock(0, 0);
+        }
+        long one;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &one, (char *)base[0] + 16, 1, 0);
+    }
+    ARMCI_Barrier();
+    check_sequence("64-bit fetch-and-add", olds, ROUNDS);
+    check_sequence("32-bit fetch-and-add", olds32, ROUNDS);
+    if (t_me == 0) {
+        CHECK(*counter == (long)ROUNDS * (t_np - 1), "the counter holds %ld, not %ld", *counter,
+              (long)ROUNDS * (t_np - 1));
+        CHECK(*counter32 == ROUNDS * (t_np - 1), "the 32-bit counter holds %d, not %d", *counter32,
+              ROUNDS * (t_np - 1));
+        CHECK(*casword == (long)ROUNDS * (t_np - 1),
+              "the compare-and-swap counter holds %ld, not %ld", *casword,
+              (long)ROUNDS * (t_np - 1));
+        long s = *swapped;
+        CHECK(s / 100000 >= 1 && s / 100000 < t_np && s % 100000 == ROUNDS,
+              "the swapped word holds %ld, not a process's last tag", s);
+        *counter = 0;
+    }
+    ARMCI_Barrier();
+
+    /* ---- part 2: signals inside every runtime call ---- */
+    int peer = 1;
+    long rounds0 = 0; /* process 0's rounds */
+    if (t_me == 0) {
+        caller = pthread_self();
+        /* (the runtime takes the signal only where it serves: not with ARMCI_SERVE=0) */
+        struct sigaction cur;
+        int taken = sigaction(SIGRTMIN + 4, NULL, &cur) == 0 && cur.sa_handler != SIG_DFL &&
+                    cur.sa_handler != SIG_IGN;
+        stop_signals = !taken;
+        pthread_t th;
+        pthread_create(&th, NULL, signaller, NULL);
+        double t0 = now();
+        int k = 0;
+        for (; now() - t0 < 1.0; k++) {
+            double v[4] = {k, k + 1, k + 2, k + 3}, back[4] = {0}, one[4] = {1, 1, 1, 1};
+            ARMCI_Put(v, (char *)base[peer] + 64, sizeof v, peer);
+            ARMCI_Get((char *)base[peer] + 64, back, sizeof back, peer);
+            CHECK(back[0] == k && back[3] == k + 3, "round %d: got %g..%g back, not %d..%d", k,
+                  back[0], back[3], k, k + 3);
+            ARMCI_Acc(ARMCI_ACC_DBL, &one[0], one, (char *)base[peer] + 96, sizeof one, peer);
+            long o = -1;
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &o, (char *)base[peer] + 8, 1, peer);
+            CHECK(o == k, "round %d: the peer's counter was %ld", k, o);
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &o, base[0], 1, 0);
+            ARMCI_Lock(0, peer);
+            ARMCI_Unlock(0, peer);
+            ARMCI_Fence(peer);
+        }
+        stop_signals = 1;
+        pthread_join(th, NULL);
+        printf("t_serve: %d rounds of calls, %ld signals sent into them\n", k, signals_sent);
+        long rounds = k;
+        rounds0 = k;
+        MPI_Request r; /* (a nonblocking broadcast matches only its kind) */
+        MPI_Ibcast(&rounds, 1, MPI_LONG, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        double acc[4];
+        ARMCI_Get((char *)base[peer] + 96, acc, sizeof acc, peer);
+        CHECK(acc[0] == (double)k && acc[3] == (double)k, "the accumulated sums are %g, %g, not %d",
+              acc[0], acc[3], k);
+    } else {
+        long rounds = 0;
+        MPI_Request r;
+        MPI_Ibcast(&rounds, 1, MPI_LONG, 0, MPI_COMM_WORLD, &r);
+        int finished = 0, n = 0;
+        long prev = -1;
+        while (!finished) {
+            long o = -1;
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &o, base[0], 1, 0);
+            CHECK(o > prev, "fetch-and-add %d on the busy holder returned %ld after %ld", n, o,
+                  prev);
+            prev = o;
+            n++;
+            MPI_Test(&r, &finished, MPI_STATUS_IGNORE);
+        }
+        olds[0] = n;
+    }
+    ARMCI_Barrier();
+    /* process 0's counter: its own fetch-and-adds (one a round) and the others' */
+    long n_mine = t_me == 0 ? 0 : olds[0], n_all = 0;
+    MPI_Reduce(&n_mine, &n_all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (t_me == 0) {
+        CHECK(*counter == rounds0 + n_all, "the holder's counter holds %ld, not %ld + %ld",
+              *counter, rounds0, n_all);
+    }
+    ARMCI_Barrier();
+    ARMCI_Destroy_mutexes();
+    ARMCI_Free(base[t_me]);
+    free(base);
+    free(olds);
+    free(olds32);
+    return t_finish("t_serve");
+}
