@@ -14,6 +14,7 @@
 #include "rma.h"
 #include "runtime.h"
 #include "../base/acc.h"
+#include "../base/common.h"
 #include "../base/op.h"
 #include "../base/pool.h"
 #include "../base/region.h"
@@ -64,13 +65,18 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         return armcii_rmw_apply(op, addr, operand, &comparand);
     }
     armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
-    if (armcii_serve_on()) /* to the holder's own thread, by a datagram (serve.c) */
+    /* To the holder's own thread by a datagram (serve.c), unless the holder was polling
+     * inside ARMCI last time, where libfabric answers sooner. */
+    if (armcii_serve_suits(target))
         return serve_rmw(call, op, target, addr, operand, comparand, size);
+    double t0 = armcii_serve_on() ? armcii_now() : 0;
     armcii_issue_t is = {.blocking = 1, .wait_here = 1};
     armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_AM, target);
     uint64_t result = 0;
     armcii_am_rmw(call, &req->tok, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
                   comparand);
     armcii_issue_end(call, &is, size);
+    if (t0 > 0)
+        armcii_serve_fabric_took(target, armcii_now() - t0);
     return size == 4 ? (uint32_t)result : result;
 }

@@ -235,7 +235,7 @@ void armcii_serve_after_unlock(void)
 {
     if (pthread_mutex_trylock(&armcii_prog.lock) != 0)
         return; /* taken again: its holder polls, or looks as it lets go */
-    armcii_serve_poll();
+    (void)armcii_serve_poll();
     pthread_mutex_unlock(&armcii_prog.lock);
 }
 

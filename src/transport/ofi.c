@@ -843,8 +843,7 @@ int armcii_ofi_progress(void)
     }
     if (receiver.after_poll && *receiver.owed > 0)
         receiver.after_poll();
-    armcii_serve_poll();
-    return handled;
+    return handled + armcii_serve_poll();
 }
 
 /* ---- RMA ---- */

@@ -56,7 +56,9 @@
 #include "../base/region.h"
 #include "../base/stats.h"
 
-enum { MSG_RMW = 1, MSG_RMW_ANSWER = 2 };
+/* An answer says whether the signal handler gave it (the holder was outside ARMCI) or a
+ * poll of the holder's (it was inside, polling: libfabric would have been as quick). */
+enum { MSG_RMW = 1, MSG_RMW_ANSWER = 2, MSG_RMW_ANSWER_POLLED = 3 };
 enum { ANSWER_OK = 0, ANSWER_OUTSIDE = 1, ANSWER_BAD_OP = 2, ANSWER_UNALIGNED = 3 };
 
 typedef struct {
@@ -80,14 +82,20 @@ typedef struct {
 /* A datagram arrived that nobody has read yet (atomic; transport.h). */
 int armcii_serve_due_flag;
 
-/* The holder's side. */
+/* The holder's side: the serving socket, which the signal announces. */
 static int fd = -1;
 static int signo;
+static pid_t owner_tid; /* the thread the signal goes to: the one that called ARMCI_Init */
 static struct sigaction old_act, old_io;
 static int took_sigio;
 static uint64_t key;
 static served_t *served; /* by origin rank */
 static uint16_t *ports;  /* every process's serving port, beside its doorbell's address */
+
+/* The origin's side: the socket its requests go from and their answers come back to, with
+ * no signal: the origin waits for them inside the runtime, polling (a signal there would
+ * only cost both processes an interrupt). */
+static int ask_fd = -1;
 
 /* The origin's one request out. */
 static struct {
@@ -99,6 +107,14 @@ static struct {
     double sent, again; /* when it was sent, and after how long it goes again */
 } out;
 static uint32_t next_seq;
+/* By holder: its last answer came from a poll, so the next read-modify-write goes through
+ * libfabric (armcii_serve_suits), until one there waits longer than FABRIC_SLOW_S. */
+static uint8_t *fabric_next;
+
+/* A read-modify-write through libfabric on a holder that polls takes 10-20 us over tcp here
+ * (docs/performance.md); one that waited longer found its holder computing, and most
+ * likely waited for its doorbell (ARMCI_DOORBELL_US). */
+#define FABRIC_SLOW_S 50e-6
 
 /* A request unanswered this long goes again; the wait doubles up to RESEND_MAX_S. */
 #define RESEND_FIRST_S 1e-3
@@ -117,11 +133,11 @@ static double now(void)
 }
 
 static void answer(const serve_msg_t *req, const served_t *s, const struct sockaddr *to,
-                   socklen_t tolen)
+                   socklen_t tolen, int polled)
 {
     serve_msg_t a = {.key = key,
                      .seq = req->seq,
-                     .kind = MSG_RMW_ANSWER,
+                     .kind = polled ? MSG_RMW_ANSWER_POLLED : MSG_RMW_ANSWER,
                      .op = req->op,
                      .src = (int32_t)armcii_tp.rank,
                      .status = s->status,
@@ -153,10 +169,11 @@ static void take(const serve_msg_t *m, const struct sockaddr *from, socklen_t fr
 {
     if (m->key != key || m->src < 0 || m->src >= armcii_tp.nproc)
         return;
-    if (m->kind == MSG_RMW_ANSWER) {
+    if (m->kind == MSG_RMW_ANSWER || m->kind == MSG_RMW_ANSWER_POLLED) {
         if (out.waiting && m->seq == out.msg.seq && m->src == out.target) {
             out.status = m->status;
             out.value = m->value;
+            fabric_next[m->src] = m->kind == MSG_RMW_ANSWER_POLLED;
             __atomic_store_n(&out.waiting, 0, __ATOMIC_RELEASE);
         }
         return; /* (a late answer to a request sent twice) */
@@ -174,22 +191,27 @@ static void take(const serve_msg_t *m, const struct sockaddr *from, socklen_t fr
     } else {
         armcii_stat_served_again();
     }
-    answer(m, s, from, fromlen);
+    /* Served at a poll of the thread the signal goes to: it was inside ARMCI. (At the
+     * progress thread's poll, it was not: it computes, and the progress thread happened to
+     * hold the lock.) */
+    answer(m, s, from, fromlen, !in_handler && syscall(SYS_gettid) == owner_tid);
 }
 
-/* Reads every datagram waiting; the runtime lock is held. */
-static void drain(int in_handler)
+/* Reads every datagram waiting on socket @p s; the runtime lock is held. @return how
+ * many. */
+static int drain(int s, int in_handler)
 {
-    __atomic_store_n(&armcii_serve_due_flag, 0, __ATOMIC_SEQ_CST);
-    for (;;) {
+    for (int got = 0;; got++) {
         serve_msg_t m;
         struct sockaddr_storage from;
         socklen_t fromlen = sizeof from;
-        ssize_t n = recvfrom(fd, &m, sizeof m, MSG_DONTWAIT, (struct sockaddr *)&from, &fromlen);
-        if (n < 0 && errno == EINTR)
+        ssize_t n = recvfrom(s, &m, sizeof m, MSG_DONTWAIT, (struct sockaddr *)&from, &fromlen);
+        if (n < 0 && errno == EINTR) {
+            got--;
             continue;
+        }
         if (n < 0)
-            return;
+            return got;
         if ((size_t)n == sizeof m)
             take(&m, (struct sockaddr *)&from, fromlen, in_handler);
     }
@@ -204,7 +226,8 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
     /* Marked due first: a holder of the lock that lets it go after our try looks at it. */
     __atomic_store_n(&armcii_serve_due_flag, 1, __ATOMIC_SEQ_CST);
     if (fd >= 0 && pthread_mutex_trylock(armcii_tp.lock) == 0) {
-        drain(1);
+        __atomic_store_n(&armcii_serve_due_flag, 0, __ATOMIC_SEQ_CST);
+        (void)drain(fd, 1);
         pthread_mutex_unlock(armcii_tp.lock);
     }
     errno = saved;
@@ -230,22 +253,30 @@ void armcii_serve_open(void)
                     sig);
         ok = 0;
     }
-    int s = -1;
-    uint16_t port = 0;
-    if (ok)
-        s = armcii_bell_socket_beside(&port);
+    int s = -1, ask = -1;
+    uint16_t port = 0, ask_port;
+    if (ok && (s = armcii_bell_socket_beside(&port)) >= 0 &&
+        (ask = armcii_bell_socket_beside(&ask_port)) < 0) {
+        close(s);
+        s = -1;
+    }
     served = s >= 0 ? calloc((size_t)armcii_tp.nproc, sizeof *served) : NULL;
     ports = served ? malloc((size_t)armcii_tp.nproc * sizeof *ports) : NULL;
-    ok = ports != NULL;
+    fabric_next = ports ? calloc((size_t)armcii_tp.nproc, 1) : NULL;
+    ok = fabric_next != NULL;
     /* All or none: a process without the socket would never answer. */
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_tp.comm);
     if (!ok) {
         if (s >= 0)
             close(s);
+        if (ask >= 0)
+            close(ask);
         free(served);
         free(ports);
+        free(fabric_next);
         served = NULL;
         ports = NULL;
+        fabric_next = NULL;
         return;
     }
     MPI_Allgather(&port, 1, MPI_UINT16_T, ports, 1, MPI_UINT16_T, armcii_tp.comm);
@@ -258,7 +289,10 @@ void armcii_serve_open(void)
     MPI_Bcast(&key, 1, MPI_UINT64_T, 0, armcii_tp.comm);
 
     fd = s;
+    ask_fd = ask;
     signo = sig;
+    next_seq = 0; /* (every holder's table starts empty again) */
+    out.waiting = 0;
     struct sigaction act;
     memset(&act, 0, sizeof act);
     act.sa_sigaction = on_signal;
@@ -274,7 +308,8 @@ void armcii_serve_open(void)
         took_sigio = 1;
         sigaction(SIGIO, &act, &old_io);
     }
-    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid)};
+    owner_tid = (pid_t)syscall(SYS_gettid);
+    struct f_owner_ex owner = {.type = F_OWNER_TID, .pid = owner_tid};
     if (fcntl(fd, F_SETSIG, sig) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
         fcntl(fd, F_SETFL, O_NONBLOCK | O_ASYNC) != 0) {
         armcii_warn("ARMCI_Init: cannot have signal %d announce the serving socket (%s); "
@@ -289,7 +324,8 @@ void armcii_serve_close(void)
         return;
     (void)fcntl(fd, F_SETFL, O_NONBLOCK); /* no more signals */
     close(fd);
-    fd = -1;
+    close(ask_fd);
+    fd = ask_fd = -1;
     /* Ignoring a signal discards any still queued; then the earlier handling returns. */
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);
@@ -303,8 +339,10 @@ void armcii_serve_close(void)
     }
     free(served);
     free(ports);
+    free(fabric_next);
     served = NULL;
     ports = NULL;
+    fabric_next = NULL;
 }
 
 void armcii_serve_rmw_post(int op, int target, uint64_t addr, uint64_t operand, uint64_t comparand)
@@ -321,8 +359,19 @@ void armcii_serve_rmw_post(int op, int target, uint64_t addr, uint64_t operand, 
     out.waiting = 1;
     out.again = RESEND_FIRST_S;
     out.sent = now();
-    armcii_bell_send_beside(target, ports[target], fd, &out.msg, sizeof out.msg);
+    armcii_bell_send_beside(target, ports[target], ask_fd, &out.msg, sizeof out.msg);
     armcii_stat_serve_sent();
+}
+
+int armcii_serve_suits(int target)
+{
+    return fd >= 0 && !fabric_next[target];
+}
+
+void armcii_serve_fabric_took(int target, double seconds)
+{
+    if (fd >= 0 && seconds > FABRIC_SLOW_S)
+        fabric_next[target] = 0;
 }
 
 const int *armcii_serve_waiting(void)
@@ -347,22 +396,27 @@ uint64_t armcii_serve_rmw_answer(const char *call)
     }
 }
 
-void armcii_serve_poll(void)
+int armcii_serve_poll(void)
 {
     if (fd < 0)
-        return;
-    if (!out.waiting && !__atomic_load_n(&armcii_serve_due_flag, __ATOMIC_SEQ_CST))
-        return;
-    drain(0);
+        return 0;
+    int got = 0;
+    if (__atomic_load_n(&armcii_serve_due_flag, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&armcii_serve_due_flag, 0, __ATOMIC_SEQ_CST);
+        got = drain(fd, 0);
+    }
     if (out.waiting) {
+        got += drain(ask_fd, 0);
         double t = now();
         if (t - out.sent >= out.again) { /* lost, or the holder is slow: ask again */
-            armcii_bell_send_beside(out.target, ports[out.target], fd, &out.msg, sizeof out.msg);
+            armcii_bell_send_beside(out.target, ports[out.target], ask_fd, &out.msg,
+                                    sizeof out.msg);
             armcii_stat_serve_resent();
             out.sent = t;
             out.again = out.again * 2 < RESEND_MAX_S ? out.again * 2 : RESEND_MAX_S;
         }
     }
+    return got;
 }
 
 void armcii_serve_nudge(void)

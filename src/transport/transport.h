@@ -103,6 +103,12 @@ int armcii_bell_drain(void);
  * whose handler applies it unless that thread is inside the runtime. */
 /** Whether the serving socket is open (every process has one, or none). */
 int armcii_serve_on(void);
+/** Whether a read-modify-write on @p target goes by datagram: unless the last one there
+ *  found the holder inside ARMCI, polling, where libfabric answers sooner. */
+int armcii_serve_suits(int target);
+/** A read-modify-write on @p target through libfabric took @p seconds: a long one (the
+ *  holder was computing) sends the next ones by datagram again. */
+void armcii_serve_fabric_took(int target, double seconds);
 /** Sends a read-modify-write to @p target's serving socket; the runtime lock is held, and
  *  the caller has nothing else out there (one request at a time). */
 void armcii_serve_rmw_post(int op, int target, uint64_t addr, uint64_t operand, uint64_t comparand);
@@ -111,8 +117,8 @@ const int *armcii_serve_waiting(void);
 /** The old value answered; an error naming @p call where the holder refused the word. */
 uint64_t armcii_serve_rmw_answer(const char *call);
 /** Reads the serving socket where something arrived (or an answer is awaited, which it
- *  also sends again when late); the runtime lock is held. */
-void armcii_serve_poll(void);
+ *  also sends again when late); the runtime lock is held. @return the datagrams read. */
+int armcii_serve_poll(void);
 /** Has the next poll read the socket (the progress thread, woken by a doorbell). */
 void armcii_serve_nudge(void);
 /** Set where a datagram arrived while the lock was held; whoever lets the lock go then
