@@ -193,8 +193,10 @@ static void take(const serve_msg_t *m, const struct sockaddr *from, socklen_t fr
     }
     /* Served at a poll of the thread the signal goes to: it was inside ARMCI. (At the
      * progress thread's poll, it was not: it computes, and the progress thread happened to
-     * hold the lock.) */
-    answer(m, s, from, fromlen, !in_handler && syscall(SYS_gettid) == owner_tid);
+     * hold the lock.) Only where a progress thread runs here: without one, a request sent
+     * through libfabric while this process computes would wait until it next calls ARMCI. */
+    answer(m, s, from, fromlen,
+           !in_handler && !armcii_tp.sends_need_caller && syscall(SYS_gettid) == owner_tid);
 }
 
 /* Reads every datagram waiting on socket @p s; the runtime lock is held. @return how
