@@ -235,6 +235,16 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
     errno = saved;
 }
 
+static void free_tables(void)
+{
+    free(served);
+    free(ports);
+    free(fabric_next);
+    served = NULL;
+    ports = NULL;
+    fabric_next = NULL;
+}
+
 void armcii_serve_open(void)
 {
     if (armcii_bell_fd() < 0)
@@ -273,12 +283,7 @@ void armcii_serve_open(void)
             close(s);
         if (ask >= 0)
             close(ask);
-        free(served);
-        free(ports);
-        free(fabric_next);
-        served = NULL;
-        ports = NULL;
-        fabric_next = NULL;
+        free_tables();
         return;
     }
     MPI_Allgather(&port, 1, MPI_UINT16_T, ports, 1, MPI_UINT16_T, armcii_tp.comm);
@@ -339,12 +344,7 @@ void armcii_serve_close(void)
         sigaction(SIGIO, &old_io, NULL);
         took_sigio = 0;
     }
-    free(served);
-    free(ports);
-    free(fabric_next);
-    served = NULL;
-    ports = NULL;
-    fabric_next = NULL;
+    free_tables();
 }
 
 void armcii_serve_rmw_post(int op, int target, uint64_t addr, uint64_t operand, uint64_t comparand)
