@@ -3,20 +3,23 @@
  * pattern of NWChem's and GA's task counter (ga/global/src/nxtval.c: ARMCI_Rmw with
  * ARMCI_FETCH_AND_ADD_LONG on one word of process 0, whose process computes too).
  *
- * Two parts, both over a provider that needs the target's help (the matrix runs it over
+ * Three parts, all over a provider that needs the target's help (the matrix runs it over
  * tcp and sockets with shared memory off):
  *  1. Process 0 computes, making no ARMCI or MPI call, and the runtime has no progress
  *     thread (ARMCI_PROGRESS_THREAD=0 in the matrix): nothing but the signal handler can
- *     serve. The others make ROUNDS fetch-and-adds (64 and 32 bits), swaps, and reads
- *     and writes under its mutex (compare-and-swaps and swaps) on its words; process 0 gives up
- * computing after T_SERVE_WINDOW_S (default 20) seconds. With ARMCI_SERVE=0 the requests wait for
- * the window's end and the test fails (tried by hand). The old values the others got, gathered and
- * sorted, must be 0, 1, ... exactly: each fetch-and-add applied once.
+ *     serve. The others make ROUNDS fetch-and-adds (64 and 32 bits), swaps, and reads and
+ *     writes under its mutex (compare-and-swaps and swaps) on its words; process 0 gives
+ *     up computing after T_SERVE_WINDOW_S (default 20) seconds. With ARMCI_SERVE=0 the
+ *     requests wait for the window's end and the test fails (tried by hand). The old
+ *     values the others got, gathered and sorted, must be 0, 1, ... exactly: each
+ *     fetch-and-add applied once.
  *  2. Signals inside every runtime call: process 0 makes calls of every kind (puts, gets,
  *     accumulates, fetch-and-adds to itself and to a peer, a mutex, a fence) while the
  *     others hammer its counter, and a thread of its own sends the serving signal to the
  *     calling thread every few microseconds, so that the handler runs at any point of
  *     those calls, with the runtime lock held or not. Every value is checked.
+ *  3. Requests sent again: process 0 holds the signal back while it computes, so that
+ *     every origin sends its request again; each must be applied once.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -27,6 +30,8 @@
 #include "tester.h"
 
 #define ROUNDS 200
+#define AGAIN  5    /* part 3's fetch-and-adds per process */
+#define HELD_S 0.05 /* ... and how long process 0 holds the signal back */
 
 static double now(void)
 {
@@ -236,7 +241,48 @@ int main(int argc, char **argv)
     if (t_me == 0) {
         CHECK(*counter == rounds0 + n_all, "the holder's counter holds %ld, not %ld + %ld",
               *counter, rounds0, n_all);
+        *counter = 0;
     }
+    ARMCI_Barrier();
+
+    /* ---- part 3: requests sent again ---- */
+    /* Process 0 blocks the signal and computes for HELD_S: its peers' requests wait
+     * unread (there is no progress thread in the matrix's tcp lines, and where there is
+     * one it may serve them), so each origin sends its request again after 1, 2, 4, ...
+     * ms; once the signal is let through, the handler reads the request and its copies
+     * together. Each fetch-and-add must still be applied once. */
+    if (t_me == 0) {
+        sigset_t sig;
+        sigemptyset(&sig);
+        sigaddset(&sig, SIGRTMIN + 4);
+        pthread_sigmask(SIG_BLOCK, &sig, NULL);
+        for (int p = 1; p < t_np; p++) {
+            int go = 1;
+            MPI_Send(&go, 1, MPI_INT, p, 93, MPI_COMM_WORLD);
+        }
+        volatile double x = 0;
+        double t0 = now();
+        while (now() - t0 < HELD_S)
+            for (int i = 0; i < 1000; i++)
+                x += 1e-9 * i;
+        pthread_sigmask(SIG_UNBLOCK, &sig, NULL);
+        t0 = now();
+        while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < (long)AGAIN * (t_np - 1) &&
+               now() - t0 < window)
+            for (int i = 0; i < 1000; i++)
+                x += 1e-9 * i;
+    } else {
+        int go;
+        MPI_Recv(&go, 1, MPI_INT, 0, 93, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int k = 0; k < AGAIN; k++)
+            ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &olds[k], base[0], 1, 0);
+    }
+    ARMCI_Barrier();
+    check_sequence("fetch-and-adds sent again", olds, AGAIN);
+    if (t_me == 0)
+        CHECK(*counter == (long)AGAIN * (t_np - 1),
+              "after the copies the counter holds %ld, not %ld", *counter,
+              (long)AGAIN * (t_np - 1));
     ARMCI_Barrier();
     ARMCI_Destroy_mutexes();
     ARMCI_Free(base[t_me]);
