@@ -112,9 +112,10 @@ ARMCII_HOT armcii_req_t *armcii_issue_ordered(const char *call, armcii_issue_t *
 
 void armcii_order_all_before(const char *call, int target)
 {
-    armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
     armcii_wait_zero(call, &armcii_reqs.peers[target].out_write, target);
-    flush(call, target);
+    armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
+    if (armcii_rt.fabric)
+        flush(call, target);
 }
 
 void armcii_order_local(const char *call, int target)
@@ -139,10 +140,7 @@ void armcii_fence(const char *call, int target)
 {
     if (before_fence)
         before_fence(call, target);
-    armcii_wait_zero(call, &armcii_reqs.peers[target].out_write, target);
-    armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
-    if (armcii_rt.fabric)
-        flush(call, target);
+    armcii_order_all_before(call, target);
 }
 
 /* The fence of every target, with the flush reads of all targets in flight together:

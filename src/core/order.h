@@ -33,8 +33,9 @@ armcii_req_t *armcii_issue_ordered(const char *call, armcii_issue_t *is, armcii_
 void armcii_fence(const char *call, int target);
 /** @p fn runs first in every fence of a target (aggregation registers its flush). */
 void armcii_fence_hook(void (*fn)(const char *call, int target));
-/** Everything sent to @p target before is applied there: for an operation that reaches it
- *  around the fabric's queues (serve.c's datagrams). */
+/** Everything sent to @p target before is applied there (a fence, without the aggregate
+ *  handles' flush): for an operation that reaches it around the fabric's queues (serve.c's
+ *  datagrams). */
 void armcii_order_all_before(const char *call, int target);
 /** Before a load/store operation on the memory of @p target, this process or a node peer:
  *  complete what is in flight to it through the fabric (accumulates through libfabric's
