@@ -193,6 +193,7 @@ static void configure_transport(void)
         .shm = armcii_rt.shm,
         .max_requests = (int)armcii_rt.env.MAX_REQUESTS,
         .yield_after = armcii_prog.yield_after,
+        .bell_us = armcii_prog.bell_us,
         .comm = armcii_rt.comm,
         .node_comm = armcii_topo.node_comm,
         .env = &armcii_rt.env,

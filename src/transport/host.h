@@ -22,11 +22,12 @@
 #include "../base/token.h"
 
 typedef struct {
-    int rank, nproc;                      /* in comm */
-    int node_rank, node_size;             /* in node_comm */
-    int shm;                              /* the node's processes map one another's memory */
-    int max_requests;                     /* requests in flight at most: tok->index is below it */
-    unsigned yield_after;                 /* empty polls of a wait between yields (1: each) */
+    int rank, nproc;          /* in comm */
+    int node_rank, node_size; /* in node_comm */
+    int shm;                  /* the node's processes map one another's memory */
+    int max_requests;         /* requests in flight at most: tok->index is below it */
+    unsigned yield_after;     /* empty polls of a wait between yields (1: each) */
+    long bell_us; /* how long a wait for a peer lasts before it rings the peer's doorbell */
     MPI_Comm comm, node_comm;             /* the job's, duplicated; the node's */
     const armcii_env_t *env;              /* the settings (read only) */
     const armcii_region_table_t *regions; /* every process's allocations: what a message

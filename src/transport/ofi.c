@@ -89,6 +89,15 @@ void armcii_ofi_eagain(const char *call, const char *what, int target, ofi_retry
     }
     if ((armcii_stats.eagain_retries & (CROWDED_RETRIES - 1)) == 0)
         say_crowded(target);
+    /* A queue that stays full, or a connection not made yet (tcp;ofi_rxm makes them at the
+     * first message), waits for the target's progress: if it computes, its progress thread
+     * naps. Ring its doorbell as a wait does (progress.c): after ARMCI_DOORBELL_US, then
+     * every 8 times as long. */
+    if (armcii_tp.bell_us > 0 && target != armcii_tp.rank &&
+        now - r->t0 >= 1e-6 * (double)armcii_tp.bell_us * (1 + 8 * r->rung)) {
+        armcii_bell_ring(target);
+        r->rung++;
+    }
     armcii_tp.poll_peers(call);
     if (armcii_idle_poll(&r->idle, armcii_ofi_progress(), armcii_tp.yield_after))
         armcii_stat_eagain_yield();

@@ -193,6 +193,7 @@ void *armcii_ofi_local_check(const char *call, const char *what, int target, con
 typedef struct {
     double t0;
     unsigned idle;
+    int rung; /* the target's doorbell, so far */
 } ofi_retry_t;
 
 /** Retry @p expr while it returns -FI_EAGAIN, driving progress in between and letting the
@@ -200,7 +201,7 @@ typedef struct {
  *  naming the call, operation and target. */
 #define OFI_RETRY(call, what, target, expr)                                                        \
     do {                                                                                           \
-        ofi_retry_t r_ = {0, 0};                                                                   \
+        ofi_retry_t r_ = {0, 0, 0};                                                                \
         ssize_t rc_;                                                                               \
         while ((rc_ = (expr)) == -FI_EAGAIN)                                                       \
             armcii_ofi_eagain(call, what, target, &r_);                                            \
