@@ -97,6 +97,8 @@ armcii_hh src/health/health_host.c
 armcii_node src/transport/shm.c
 armcii_am_deferred src/transport/am.c
 armcii_serve_due_flag src/transport/serve.c src/transport/transport.h
+armcii_serve_out_target src/transport/serve.c src/transport/transport.h
+armcii_serve_open_target src/transport/serve.c src/transport/transport.h
 armcii_agg_addrs src/agg/agg.c
 armcii_agg_table src/agg/agg.c src/agg/agg.h
 armcii_agg_lane src/agg/agg.c

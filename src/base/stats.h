@@ -45,10 +45,10 @@ typedef struct {
     long progress_wake_preempted; /* ... whose thread took the caller's processor (atomic) */
     long bells_rung;              /* doorbells rung to a peer's progress thread (atomic) */
     long bell_wakes;              /* naps a peer's doorbell cut short (atomic) */
-    long served_signal;           /* read-modify-writes served in the signal handler */
+    long served_signal;           /* datagram requests served in the signal handler */
     long served_poll;             /* ... served at a poll (the lock was held) */
     long served_again;            /* ... asked again and answered again (not applied) */
-    long serve_sent;              /* read-modify-writes sent to a serving socket */
+    long serve_sent;              /* datagram requests sent to a serving socket */
     long serve_resent;            /* ... sent again, unanswered */
     long eagain_retries;          /* provider queue full, retried */
     long eagain_yields;           /* ... and the processor let go meanwhile */
@@ -134,8 +134,8 @@ static inline void armcii_stat_bell_rung(void)
     __atomic_add_fetch(&armcii_stats.bells_rung, 1, __ATOMIC_RELAXED);
 }
 
-/** A read-modify-write served by this process's serving socket (serve.c), in its signal
- *  handler or at a poll; under the runtime lock, as the ones below. */
+/** A read-modify-write or get served by this process's serving socket (serve.c), in its
+ *  signal handler or at a poll; under the runtime lock, as the ones below. */
 static inline void armcii_stat_served(int in_handler)
 {
     if (in_handler)

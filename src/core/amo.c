@@ -6,10 +6,10 @@
  * across the fabric. The caller waits for the old value.
  */
 #include "amo.h"
+#include "dgram.h"
 #include "mem.h"
 #include "nc.h"
 #include "order.h"
-#include "progress.h"
 #include "req.h"
 #include "rma.h"
 #include "runtime.h"
@@ -23,25 +23,21 @@
 #include "../cache/getcache.h"
 #include "../transport/transport.h"
 
-/* The datagram goes around the fabric's queues: whatever this process sent the target
- * before must have been applied first (ARMCI orders one origin's operations on a target),
- * and the wait for the answer polls like any other, serving peers meanwhile. */
-static uint64_t serve_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
-                          uint64_t comparand, size_t size)
-{
-    armcii_order_all_before(call, target);
-    armcii_serve_rmw_post(op, target, (uint64_t)(uintptr_t)addr, operand, comparand);
-    armcii_wait_zero(call, armcii_serve_waiting(), target);
-    uint64_t old = armcii_serve_rmw_answer(call);
-    return size == 4 ? (uint32_t)old : old;
-}
-
 uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
                     uint64_t comparand)
 {
     size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
-    armcii_put_open_send(call, target);
     armcii_cache_write(target, addr, size);
+    /* To the holder's own thread by a datagram (dgram.c), unless the holder was polling
+     * inside ARMCI last time, where libfabric answers sooner; before anything else goes,
+     * so that it takes the accumulates waiting in the open datagram with it. */
+    uint64_t old;
+    if (!armcii_rmw_hw_ok(op) && armcii_path(target) == ARMCII_PATH_FABRIC &&
+        armcii_dgram_rmw(call, op, target, addr, operand, comparand, &old)) {
+        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
+        return size == 4 ? (uint32_t)old : old;
+    }
+    armcii_put_open_send(call, target);
     /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
      * included: all atomics on a word must go one way to stay atomic with each other. */
     if (armcii_rmw_hw_ok(op)) {
@@ -65,10 +61,6 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         return armcii_rmw_apply(op, addr, operand, &comparand);
     }
     armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
-    /* To the holder's own thread by a datagram (serve.c), unless the holder was polling
-     * inside ARMCI last time, where libfabric answers sooner. */
-    if (armcii_serve_suits(target))
-        return serve_rmw(call, op, target, addr, operand, comparand, size);
     double t0 = armcii_serve_on() ? armcii_now() : 0;
     armcii_issue_t is = {.blocking = 1, .wait_here = 1};
     armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_AM, target);

@@ -138,6 +138,7 @@ void armcii_fence_hook(void (*fn)(const char *call, int target))
 
 void armcii_fence(const char *call, int target)
 {
+    armcii_datagrams_before(call, target);
     if (before_fence)
         before_fence(call, target);
     armcii_order_all_before(call, target);
@@ -147,6 +148,7 @@ void armcii_fence(const char *call, int target)
  * one round trip instead of one per target. */
 void armcii_fence_all(const char *call)
 {
+    armcii_datagrams_before(call, -1);
     for (int p = 0; p < armcii_rt.nproc; p++) {
         if (before_fence)
             before_fence(call, p);

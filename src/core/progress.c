@@ -41,16 +41,44 @@ armcii_prog_t armcii_prog = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
 /* What a module holds back and a wait lets go first (rma.c's open messages), and what
  * runs at every synchronisation point (the get cache's transparent mode): registered at
  * start-up, so that the waits call no module above them by name. */
-static const armcii_held_t *held;
+#define HELD_MAX 2 /* rma.c's open messages, dgram.c's open datagram */
+static const armcii_held_t *held[HELD_MAX];
+static int nheld;
 
 void armcii_progress_hold(const armcii_held_t *h)
 {
-    held = h;
+    if (nheld < HELD_MAX)
+        held[nheld++] = h;
 }
 
+/* Whether a module holds something back now: one line read per module, on every poll. */
 static inline int holding(void)
 {
-    return held && *held->count > 0;
+    int any = 0;
+    for (int i = 0; i < nheld; i++)
+        any |= *held[i]->count > 0;
+    return any;
+}
+
+static void send_all(const char *call)
+{
+    for (int i = 0; i < nheld; i++)
+        if (*held[i]->count > 0)
+            held[i]->send_all(call);
+}
+
+static void send_waited(const char *call, int target)
+{
+    for (int i = 0; i < nheld; i++)
+        if (*held[i]->count > 0)
+            held[i]->send_waited(call, target);
+}
+
+static void age(void)
+{
+    for (int i = 0; i < nheld; i++)
+        if (*held[i]->count > 0)
+            held[i]->age();
 }
 
 int armcii_progress(void)
@@ -73,7 +101,7 @@ void armcii_poll_waiting_timed(const char *call, unsigned *idle, double *spent)
     if (++polls % POLLS_PER_LIVE_LOOK == 0) /* a poll is a fraction of a microsecond */
         armcii_live_poll(call);
     if (holding()) /* what is waited for may answer one of them */
-        held->send_all(call);
+        send_all(call);
     double t0 = spent ? armcii_now() : 0;
     int n = armcii_progress();
     if (spent)
@@ -193,7 +221,7 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
     /* Tested last: a message held back is rare. send_waited sends the one to this target,
      * if any (perhaps this very request). */
     if (req->in_use && req->tok.gen == gen && req->target >= 0 && holding())
-        held->send_waited(call, req->target);
+        send_waited(call, req->target);
     watch_t w = {0};
     double t0 = armcii_rt.env.STATS ? armcii_now() : 0;
     while (req->in_use && req->tok.gen == gen)
@@ -202,10 +230,20 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
         armcii_stat_wait(armcii_now() - t0);
 }
 
+void armcii_wait_datagrams(const char *call, int target)
+{
+    while (armcii_serve_busy(target)) {
+        if (*armcii_serve_waiting())
+            armcii_wait_zero(call, armcii_serve_waiting(), armcii_serve_out_target);
+        else /* open to the target, nothing out: it goes now */
+            armcii_serve_ship();
+    }
+}
+
 void armcii_wait_zero(const char *call, const int *counter, int target)
 {
     if (holding()) /* what is waited for may not have left yet */
-        held->send_waited(call, target);
+        send_waited(call, target);
     if (*counter <= 0)
         return;
     watch_t w = {0};
@@ -460,7 +498,7 @@ static void *progress_main(void *arg)
         }
         int n = armcii_progress();
         if (holding())
-            held->age();
+            age();
         int mine = armcii_reqs.pool.nactive > armcii_reqs.ncopied;
         armcii_stat_progress_poll(n);
         armcii_warm_maybe(armcii_now());

@@ -105,7 +105,18 @@ void armcii_progress_wake_taken(void);
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */
 void armcii_wait_zero(const char *call, const int *counter, int target);
-/** Messages a module holds back (rma.c's open messages), which waits send first. */
+/** Waits until no datagram to @p target (-1: to anyone) is out or open: the one out
+ *  answered, the open one sent and answered (dgram.c). */
+void armcii_wait_datagrams(const char *call, int target);
+/** What goes to @p target through libfabric calls this first: a datagram went around
+ *  libfabric's queues, and must not be overtaken. */
+static inline void armcii_datagrams_before(const char *call, int target)
+{
+    if (__builtin_expect(armcii_serve_busy(target), 0))
+        armcii_wait_datagrams(call, target);
+}
+/** Messages a module holds back (rma.c's open messages, dgram.c's open datagram), which
+ *  waits send first. */
 typedef struct {
     const int *count;                                  /* how many are held now */
     void (*send_all)(const char *call);                /* send them all */

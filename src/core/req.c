@@ -179,6 +179,7 @@ void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wa
 
 armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit)
 {
+    armcii_datagrams_before(call, target); /* (dgram.c) */
     armcii_req_t *req = armcii_pool_take(&armcii_reqs.pool);
     if (!req) {
         /* Pool full: complete the oldest request transparently. Its handle, if it has

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rma.h"
+#include "dgram.h"
 #include "mem.h"
 #include "nc.h"
 #include "order.h"
@@ -71,7 +72,6 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         local_copy(call, target, dst, src, len, hdl, ARMCII_OP_GET, 0);
         return 0;
     }
-    armcii_put_open_send(call, target);
     void *fill = NULL;
     if (seg->alloc->cache.mode != ARMCIX_CACHE_OFF) {
         if (armcii_cache_get(target, src, dst, len)) {
@@ -80,6 +80,14 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         }
         fill = armcii_cache_fill_start(&seg->alloc->cache, target, src, dst, len);
     }
+    /* A small blocking one to a holder that computes goes as a datagram its own thread
+     * serves (dgram.c), with the accumulates waiting in the open datagram to it. */
+    if (!fill && blocking && armcii_dgram_get(call, src, dst, len, target)) {
+        armcii_stat_op(ARMCII_OP_GET, ARMCII_ST_MESSAGE, (long)len);
+        return 0;
+    }
+    armcii_put_open_send(call, target);
+    double t0 = blocking && len <= ARMCII_SERVE_DATA_MAX && armcii_serve_on() ? armcii_now() : 0;
     armcii_proto_t proto = armcii_select_get(&armcii_rt.limits, path, len, 0);
     armcii_stat_op(ARMCII_OP_GET,
                    proto == ARMCII_PROTO_BUFFERED ? ARMCII_ST_BUFFERED : ARMCII_ST_DIRECT,
@@ -94,6 +102,8 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
     armcii_ofi_get(call, &req->tok, dst, len, target, remote_addr(seg, src),
                    armcii_seg_key(seg, target), proto);
     armcii_issue_end(call, &is, len);
+    if (t0 > 0) /* (a long one: the holder computes, the next goes by datagram) */
+        armcii_serve_fabric_took(target, armcii_now() - t0);
     return 0;
 }
 
@@ -190,6 +200,7 @@ static void send_all(const char *call, int waited)
 
 void armcii_put_open_send(const char *call, int target)
 {
+    armcii_datagrams_before(call, target);
     send_one(call, target, 0);
 }
 
@@ -427,7 +438,17 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
     /* Both protocols copy the source before returning, so blocking calls need not wait
      * (unless nothing would move the data on once the caller leaves ARMCI). */
     int wait_here = blocking && armcii_prog.sends_need_caller;
-    if (kind == ARMCII_REQ_AM && armcii_open_may_join(blocking, hdl)) {
+    /* To a holder that computes, small ones join the open datagram (dgram.c); without a
+     * progress thread to send it later, a blocking one sends it and waits for its answer,
+     * as a message would wait for its arrival (wait_here). */
+    int may_join = kind == ARMCII_REQ_AM && armcii_open_may_join(blocking, hdl);
+    if ((may_join || (kind == ARMCII_REQ_AM && wait_here)) && path == ARMCII_PATH_FABRIC &&
+        armcii_dgram_acc(call, type, scale, src, dst, len, target)) {
+        if (!may_join)
+            armcii_wait_datagrams(call, target);
+        return 0;
+    }
+    if (may_join) {
         if (blocking)
             armcii_order_before(call, kind, target);
         open_join(call, target, ARMCII_OP_ACC, type, scale, src, dst, len);

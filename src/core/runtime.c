@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include "runtime.h"
+#include "dgram.h"
 #include "mem.h"
 #include "order.h"
 #include "progress.h"
@@ -271,6 +272,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     armcii_yield_init();
     armcii_mpi_wait_init();
     armcii_put_open_init();
+    armcii_dgram_init();
     configure_health();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail(call, "learning the node's process ids", st);

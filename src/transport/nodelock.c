@@ -21,6 +21,19 @@ static int cas(uint32_t *w, uint32_t want, uint32_t to)
     return __atomic_compare_exchange_n(w, &want, to, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
+int armcii_nodelock_try(uint32_t *w, uint32_t me)
+{
+    for (int i = 0; i < SPINS; i++) {
+        uint32_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
+        if (v == 0 && cas(w, 0, me))
+            return 1;
+        if ((v & ~NODELOCK_WAITERS) == me)
+            return 0; /* ours: the thread a signal handler interrupted, say */
+        __builtin_ia32_pause();
+    }
+    return 0;
+}
+
 void armcii_nodelock_wait(const char *call, uint32_t *w, uint32_t me)
 {
     for (int i = 0; i < SPINS; i++) {

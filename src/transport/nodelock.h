@@ -23,6 +23,9 @@
 
 /** Waits for the word and takes it (the contended path of armcii_nodelock_take). */
 void armcii_nodelock_wait(const char *call, uint32_t *w, uint32_t me);
+/** Tries to take the lock as @p me without sleeping: spins a little while another
+ *  holds it, fails at once where @p me does. @return 1 if taken. */
+int armcii_nodelock_try(uint32_t *w, uint32_t me);
 /** Wakes one sleeper (the word had NODELOCK_WAITERS when it was released). */
 void armcii_nodelock_wake(uint32_t *w);
 

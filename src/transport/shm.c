@@ -481,6 +481,12 @@ ARMCII_HOT void armcii_shm_acc_unlock(int slot)
     armcii_nodelock_release(&armcii_node.slots[slot].acc_lock);
 }
 
+int armcii_shm_acc_trylock(int slot)
+{
+    return armcii_nodelock_try(&armcii_node.slots[slot].acc_lock,
+                               (uint32_t)armcii_tp.node_rank + 1);
+}
+
 ARMCII_HOT void armcii_shm_acc(const char *call, int owner_node_rank, int type, const void *scale,
                                const void *src, void *dst, size_t bytes)
 {

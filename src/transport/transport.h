@@ -82,6 +82,9 @@ void armcii_shm_acc(const char *call, int owner_node_rank, int type, const void 
  *  for a holder that has died, or for ARMCI_TIMEOUT, ends the job naming it and @p call. */
 void armcii_shm_acc_lock(const char *call, int slot);
 void armcii_shm_acc_unlock(int slot);
+/** Tries the accumulate lock of @p slot without waiting (a signal handler's): 1 if taken.
+ *  Held by another process, it spins briefly; held by this one, it fails at once. */
+int armcii_shm_acc_trylock(int slot);
 
 /* ---- libfabric (src/transport/ofi*.c, am.c) ----
  * The data-path calls (get, put, acc_hw, rmw_hw, am_rmw, the message builder) return once
@@ -98,24 +101,59 @@ void armcii_bell_ring(int target);
 /** Empties the doorbell's socket; @return the rings found. */
 int armcii_bell_drain(void);
 
-/* Read-modify-writes served in the holder's own thread (serve.c): a datagram to the
- * holder's serving socket, announced by a signal to the thread that called ARMCI_Init,
- * whose handler applies it unless that thread is inside the runtime. */
+/* Small requests served in the holder's own thread (serve.c): a datagram to the holder's
+ * serving socket, announced by a signal to the thread that called ARMCI_Init, whose
+ * handler serves it unless that thread is inside the runtime. The runtime lock is held
+ * around every call below; src/core/dgram.c decides what goes so. */
 /** Whether the serving socket is open (every process has one, or none). */
 int armcii_serve_on(void);
-/** Whether a read-modify-write on @p target goes by datagram: unless the last one there
- *  found the holder inside ARMCI, polling, where libfabric answers sooner. */
+/** Whether a request to @p target goes by datagram: unless the last one there found the
+ *  holder inside ARMCI, polling, where libfabric answers sooner. */
 int armcii_serve_suits(int target);
-/** A read-modify-write on @p target through libfabric took @p seconds: a long one (the
- *  holder was computing) sends the next ones by datagram again. */
+/** A request to @p target through libfabric took @p seconds: a long one (the holder was
+ *  computing) sends the next ones by datagram again. */
 void armcii_serve_fabric_took(int target, double seconds);
-/** Sends a read-modify-write to @p target's serving socket; the runtime lock is held, and
- *  the caller has nothing else out there (one request at a time). */
+/** The largest get that goes by datagram, and the most a request's accumulates fill: one
+ *  Ethernet frame's worth. */
+#define ARMCII_SERVE_DATA_MAX 1024
+/** The largest accumulate that joins the open datagram. */
+#define ARMCII_SERVE_ACC_MAX 512
+/* The posts below send one request and take the open datagram's accumulates with it where
+ * it is open to the same target; none is out (armcii_serve_waiting), and the open
+ * datagram is to no other target. */
+/** A read-modify-write of the word @p addr on @p target. */
 void armcii_serve_rmw_post(int op, int target, uint64_t addr, uint64_t operand, uint64_t comparand);
+/** A get of @p len bytes (at most ARMCII_SERVE_DATA_MAX) at @p src on @p target, into
+ *  @p dst when its answer arrives. */
+void armcii_serve_get_post(uint64_t src, void *dst, size_t len, int target);
+/** The open datagram's accumulates alone. */
+void armcii_serve_ship(void);
+/** Whether an accumulate of @p len bytes to @p target may join the open datagram: it is
+ *  small, and the datagram is open to no other target and has room. */
+int armcii_serve_acc_fits(int target, size_t len);
+/** Joins an accumulate to the open datagram, where it fits (the source is copied). */
+void armcii_serve_acc_add(int target, int type, const void *scale, const void *src, uint64_t dst,
+                          size_t len);
 /** 1 until the answer to the request posted has arrived. */
 const int *armcii_serve_waiting(void);
+/** Ends the job naming @p call where the holder refused the request answered. */
+void armcii_serve_answer_check(const char *call);
 /** The old value answered; an error naming @p call where the holder refused the word. */
 uint64_t armcii_serve_rmw_answer(const char *call);
+/** The target of the request out, until its answer arrives; -1: none. */
+extern int armcii_serve_out_target;
+/** The target of the open datagram; -1: none is open. */
+extern int armcii_serve_open_target;
+/** The accumulates in the open datagram. */
+const int *armcii_serve_open_count(void);
+/** Whether a datagram to @p target (-1: to anyone) is out or open: what goes to that
+ *  target through libfabric waits until it has been answered, since it goes around
+ *  libfabric's queues. */
+static inline int armcii_serve_busy(int target)
+{
+    int o = armcii_serve_out_target, a = armcii_serve_open_target;
+    return (o >= 0 && (target < 0 || o == target)) || (a >= 0 && (target < 0 || a == target));
+}
 /** Reads the serving socket where something arrived (or an answer is awaited, which it
  *  also sends again when late); the runtime lock is held. @return the datagrams read. */
 int armcii_serve_poll(void);

@@ -7,8 +7,11 @@
  * tcp and sockets with shared memory off):
  *  1. Process 0 computes, making no ARMCI or MPI call, and the runtime has no progress
  *     thread (ARMCI_PROGRESS_THREAD=0 in the matrix): nothing but the signal handler can
- *     serve. The others make ROUNDS fetch-and-adds (64 and 32 bits), swaps, and reads and
- *     writes under its mutex (compare-and-swaps and swaps) on its words; process 0 gives
+ *     serve. The others make ROUNDS fetch-and-adds (64 and 32 bits), swaps, reads and
+ *     writes under its mutex (compare-and-swaps and swaps) on its words, gets of 8 and
+ *     1024 bytes (the largest that goes by datagram), and accumulates of doubles (scale 1
+ *     and 2) and ints into its memory, each read back by the get that follows (which
+ *     must see it: the accumulates travel in front of it), checked; process 0 gives
  *     up computing after T_SERVE_WINDOW_S (default 20) seconds. With ARMCI_SERVE=0 the
  *     requests wait for the window's end and the test fails (tried by hand). The old
  *     values the others got, gathered and sorted, must be 0, 1, ... exactly: each
@@ -17,9 +20,12 @@
  *     accumulates, fetch-and-adds to itself and to a peer, a mutex, a fence) while the
  *     others hammer its counter, and a thread of its own sends the serving signal to the
  *     calling thread every few microseconds, so that the handler runs at any point of
- *     those calls, with the runtime lock held or not. Every value is checked.
+ *     those calls, with the runtime lock held or not. The others also accumulate into a
+ *     word of process 0's, overwrite it with a put and read it back: the put, through
+ *     libfabric, must not overtake the accumulate, by datagram. Every value is checked.
  *  3. Requests sent again: process 0 holds the signal back while it computes, so that
- *     every origin sends its request again; each must be applied once.
+ *     every origin sends its request, an accumulate with it, again; each must be applied
+ *     once.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -30,8 +36,10 @@
 #include "tester.h"
 
 #define ROUNDS 200
+#define GOT    1024 /* the largest get by datagram (ARMCII_SERVE_DATA_MAX) */
 #define AGAIN  5    /* part 3's fetch-and-adds per process */
 #define HELD_S 0.05 /* ... and how long process 0 holds the signal back */
+#define SUMS   8    /* doubles every process accumulates into */
 
 static double now(void)
 {
@@ -90,9 +98,18 @@ int main(int argc, char **argv)
     const char *w = getenv("T_SERVE_WINDOW_S");
     double window = w ? atof(w) : 20.0;
     void **base = malloc((size_t)t_np * sizeof(void *));
-    ARMCI_Malloc(base, 128);
+    /* (the accumulated area: SUMS doubles for all, then per process a double and an int) */
+    size_t acc_at = 128 + GOT, own_at = acc_at + SUMS * 8, own32_at = own_at + 8 * (size_t)t_np;
+    ARMCI_Malloc(base, own32_at + 4 * (size_t)t_np);
     char *mine = base[t_me];
     memset(mine, 0, 128);
+    memset(mine + acc_at, 0, own32_at + 4 * (size_t)t_np - acc_at);
+    double *sums = (double *)(mine + acc_at);
+    double *own = (double *)(mine + own_at);
+    int *own32 = (int *)(mine + own32_at);
+    double *pattern = (double *)(mine + 128); /* what the gets read: known to every process */
+    for (int i = 0; i < GOT / 8; i++)
+        pattern[i] = 1000.0 * t_me + i;
     long *counter = (long *)mine;        /* fetch-and-add, 64 bits */
     int *counter32 = (int *)(mine + 8);  /* fetch-and-add, 32 bits */
     long *done = (long *)(mine + 16);    /* how many have finished part 1 */
@@ -154,6 +171,34 @@ int main(int argc, char **argv)
             long next = v + 1;
             ARMCI_Rmw(ARMCI_SWAP_LONG, &next, (char *)base[0] + 32, 0, 0);
             ARMCI_Unlock(0, 0);
+            /* gets, of one word and of the largest size that goes by datagram */
+            double w = -1, big[GOT / 8];
+            ARMCI_Get((char *)base[0] + 128 + 8 * (k % (GOT / 8)), &w, 8, 0);
+            CHECK(w == (double)(k % (GOT / 8)), "get %d read %g, not %d", k, w, k % (GOT / 8));
+            if (k % 16 == 0) {
+                ARMCI_Get((char *)base[0] + 128, big, GOT, 0);
+                int bad = -1;
+                for (int i = 0; i < GOT / 8 && bad < 0; i++)
+                    if (big[i] != (double)i)
+                        bad = i;
+                CHECK(bad < 0, "get %d of %d bytes read %g at %d", k, GOT, bad < 0 ? 0 : big[bad],
+                      bad);
+            }
+            /* accumulates: into the sums all share, and into our own double (scale 2) and
+             * int, which the get that follows must see */
+            double ones[SUMS], one = 1, two = 2, back = -1;
+            for (int i = 0; i < SUMS; i++)
+                ones[i] = 1;
+            int three = 3, int_one = 1, back32 = -1;
+            ARMCI_Acc(ARMCI_ACC_DBL, &one, ones, (char *)base[0] + acc_at, sizeof ones, 0);
+            ARMCI_Acc(ARMCI_ACC_DBL, &two, &one, (char *)base[0] + own_at + 8 * t_me, 8, 0);
+            ARMCI_Acc(ARMCI_ACC_INT, &int_one, &three, (char *)base[0] + own32_at + 4 * t_me, 4, 0);
+            ARMCI_Get((char *)base[0] + own_at + 8 * t_me, &back, 8, 0);
+            CHECK(back == 2.0 * (k + 1), "round %d: our accumulated double reads %g, not %d", k,
+                  back, 2 * (k + 1));
+            ARMCI_Get((char *)base[0] + own32_at + 4 * t_me, &back32, 4, 0);
+            CHECK(back32 == 3 * (k + 1), "round %d: our accumulated int reads %d, not %d", k,
+                  back32, 3 * (k + 1));
         }
         long one;
         ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &one, (char *)base[0] + 16, 1, 0);
@@ -172,6 +217,16 @@ int main(int argc, char **argv)
         long s = *swapped;
         CHECK(s / 100000 >= 1 && s / 100000 < t_np && s % 100000 == ROUNDS,
               "the swapped word holds %ld, not a process's last tag", s);
+        for (int i = 0; i < SUMS; i++)
+            CHECK(sums[i] == (double)ROUNDS * (t_np - 1), "sum %d holds %g, not %d", i, sums[i],
+                  ROUNDS * (t_np - 1));
+        for (int p = 1; p < t_np; p++) {
+            CHECK(own[p] == 2.0 * ROUNDS, "process %d's double holds %g, not %d", p, own[p],
+                  2 * ROUNDS);
+            CHECK(own32[p] == 3 * ROUNDS, "process %d's int holds %d, not %d", p, own32[p],
+                  3 * ROUNDS);
+            own[p] = 0;
+        }
         *counter = 0;
     }
     ARMCI_Barrier();
@@ -229,6 +284,13 @@ int main(int argc, char **argv)
             CHECK(o > prev, "fetch-and-add %d on the busy holder returned %ld after %ld", n, o,
                   prev);
             prev = o;
+            /* an accumulate, then a put to the same word: the put must land after it */
+            double one = 1, put = 10.0 * n, back = -1;
+            char *word = (char *)base[0] + own_at + 8 * t_me;
+            ARMCI_Acc(ARMCI_ACC_DBL, &one, &one, word, 8, 0);
+            ARMCI_Put(&put, word, 8, 0);
+            ARMCI_Get(word, &back, 8, 0);
+            CHECK(back == put, "round %d: an accumulate then a put of %g left %g", n, put, back);
             n++;
             MPI_Test(&r, &finished, MPI_STATUS_IGNORE);
         }
@@ -243,6 +305,9 @@ int main(int argc, char **argv)
               *counter, rounds0, n_all);
         *counter = 0;
     }
+    if (t_me == 0)
+        for (int p = 0; p < t_np; p++)
+            own[p] = 0;
     ARMCI_Barrier();
 
     /* ---- part 3: requests sent again ---- */
@@ -274,15 +339,22 @@ int main(int argc, char **argv)
     } else {
         int go;
         MPI_Recv(&go, 1, MPI_INT, 0, 93, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (int k = 0; k < AGAIN; k++)
+        for (int k = 0; k < AGAIN; k++) {
+            double one = 1; /* (it travels with the fetch-and-add) */
+            ARMCI_Acc(ARMCI_ACC_DBL, &one, &one, (char *)base[0] + own_at + 8 * t_me, 8, 0);
             ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &olds[k], base[0], 1, 0);
+        }
     }
     ARMCI_Barrier();
     check_sequence("fetch-and-adds sent again", olds, AGAIN);
-    if (t_me == 0)
+    if (t_me == 0) {
         CHECK(*counter == (long)AGAIN * (t_np - 1),
               "after the copies the counter holds %ld, not %ld", *counter,
               (long)AGAIN * (t_np - 1));
+        for (int p = 1; p < t_np; p++)
+            CHECK(own[p] == (double)AGAIN, "after the copies process %d's double holds %g, not %d",
+                  p, own[p], AGAIN);
+    }
     ARMCI_Barrier();
     ARMCI_Destroy_mutexes();
     ARMCI_Free(base[t_me]);
