@@ -65,7 +65,7 @@ static void clear_for(const char *call, int target)
         armcii_wait_datagrams(call, -1);
         armcii_order_all_before(call, target);
     } else if (*armcii_serve_waiting()) { /* to another target: answered first */
-        armcii_wait_zero(call, armcii_serve_waiting(), armcii_serve_out_target);
+        armcii_wait_answer(call, armcii_serve_out_target);
     }
 }
 
@@ -73,7 +73,7 @@ static void clear_for(const char *call, int target)
 static void answered(const char *call, int target)
 {
     joining = 0;
-    armcii_wait_zero(call, armcii_serve_waiting(), target);
+    armcii_wait_answer(call, target);
 }
 
 int armcii_dgram_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
@@ -104,10 +104,12 @@ int armcii_dgram_acc(const char *call, int type, const void *scale, const void *
 {
     if (len > ARMCII_SERVE_ACC_MAX || !armcii_serve_suits(target))
         return 0;
-    if (!armcii_serve_acc_fits(target, len)) { /* open to another target, or full: it goes */
+    /* Open to another target, or full: it goes (unless a wait for the one out sent it). */
+    while (!armcii_serve_acc_fits(target, len)) {
         if (*armcii_serve_waiting())
-            armcii_wait_zero(call, armcii_serve_waiting(), armcii_serve_out_target);
-        armcii_serve_ship();
+            armcii_wait_answer(call, armcii_serve_out_target);
+        else
+            armcii_serve_ship();
     }
     if (armcii_serve_open_target != target) {
         joining = 1; /* (nothing is open: the waits have nothing to send) */

@@ -230,11 +230,29 @@ void armcii_req_wait_gen(const char *call, armcii_req_t *req, uint32_t gen)
         armcii_stat_wait(armcii_now() - t0);
 }
 
+/* Where processes outnumber hardware threads the holder may share this process's, and a
+ * waiter that polls (yielding or not) keeps it off the processor until the scheduler's
+ * slice ends, a millisecond or more: the answer comes sooner to one that sleeps on its
+ * socket, whose wake-up then takes the processor back. After SERVE_SLEEPS_MAX sleeps (each
+ * until the request goes again) the usual wait, with its watchdog. */
+#define SERVE_SLEEPS_MAX 64
+
+void armcii_wait_answer(const char *call, int target)
+{
+    const int *waiting = armcii_serve_waiting();
+    if (armcii_prog.yield_after == 1)
+        for (int i = 0; i < SERVE_SLEEPS_MAX && *waiting; i++) {
+            armcii_serve_sleep();
+            (void)armcii_progress();
+        }
+    armcii_wait_zero(call, waiting, target);
+}
+
 void armcii_wait_datagrams(const char *call, int target)
 {
     while (armcii_serve_busy(target)) {
         if (*armcii_serve_waiting())
-            armcii_wait_zero(call, armcii_serve_waiting(), armcii_serve_out_target);
+            armcii_wait_answer(call, armcii_serve_out_target);
         else /* open to the target, nothing out: it goes now */
             armcii_serve_ship();
     }

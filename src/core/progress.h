@@ -105,6 +105,8 @@ void armcii_progress_wake_taken(void);
 int armcii_progress(void);
 /** Drive progress until *counter == 0. */
 void armcii_wait_zero(const char *call, const int *counter, int target);
+/** Waits for the answer to the datagram out to @p target (serve.c). */
+void armcii_wait_answer(const char *call, int target);
 /** Waits until no datagram to @p target (-1: to anyone) is out or open: the one out
  *  answered, the open one sent and answered (dgram.c). */
 void armcii_wait_datagrams(const char *call, int target);

@@ -49,7 +49,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,9 +156,13 @@ static int open_accs; /* its accumulates (armcii_serve_open_count) */
 /* What a read gives, and what an answer is built in: under the runtime lock. */
 static serve_msg_t inbox, reply;
 static uint32_t next_seq;
-/* By holder: its last answer came from a poll, so the next request goes through
- * libfabric (armcii_serve_suits), until one there waits longer than FABRIC_SLOW_S. */
-static uint8_t *fabric_next;
+/* By holder: how many answers in a row came from its polls (it was inside ARMCI). From
+ * POLLED_RUN on, the next requests go through libfabric (armcii_serve_suits), until one
+ * there waits longer than FABRIC_SLOW_S. A single one says little: in a ring of processes
+ * that call each other between chunks of work, the holder is found waiting for its own
+ * request about every other time, and computes when the next one arrives. */
+static uint8_t *polled_run;
+#define POLLED_RUN 4
 
 /* A read-modify-write through libfabric on a holder that polls takes 10-20 us over tcp here
  * (docs/performance.md); one that waited longer found its holder computing, and most
@@ -300,7 +306,10 @@ static void take_answer(const serve_msg_t *m, size_t n)
         out.msg.h.addr = h->addr;
         out.msg.h.len = h->len;
     }
-    fabric_next[h->src] = h->kind == MSG_ANSWER_POLLED;
+    if (h->kind != MSG_ANSWER_POLLED)
+        polled_run[h->src] = 0;
+    else if (polled_run[h->src] < POLLED_RUN)
+        polled_run[h->src]++;
     __atomic_store_n(&out.waiting, 0, __ATOMIC_RELEASE);
     armcii_serve_out_target = -1;
     /* Accumulates alone: nobody waits for this answer to look at it. */
@@ -368,11 +377,16 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
     int saved = errno;
     /* Marked due first: a holder of the lock that lets it go after our try looks at it. */
     __atomic_store_n(&armcii_serve_due_flag, 1, __ATOMIC_SEQ_CST);
+    int served_here = 0;
     if (fd >= 0 && pthread_mutex_trylock(armcii_tp.lock) == 0) {
         __atomic_store_n(&armcii_serve_due_flag, 0, __ATOMIC_SEQ_CST);
-        (void)drain(fd, 1);
+        served_here = drain(fd, 1);
         pthread_mutex_unlock(armcii_tp.lock);
     }
+    /* Processes outnumber hardware threads: the origin may share ours, woken by the
+     * answer but waiting for the processor until our slice ends. Let it run. */
+    if (served_here > 0 && armcii_tp.yield_after == 1)
+        sched_yield();
     errno = saved;
 }
 
@@ -380,10 +394,10 @@ static void free_tables(void)
 {
     free(served);
     free(ports);
-    free(fabric_next);
+    free(polled_run);
     served = NULL;
     ports = NULL;
-    fabric_next = NULL;
+    polled_run = NULL;
 }
 
 void armcii_serve_open(void)
@@ -415,8 +429,8 @@ void armcii_serve_open(void)
     }
     served = s >= 0 ? calloc((size_t)armcii_tp.nproc, sizeof *served) : NULL;
     ports = served ? malloc((size_t)armcii_tp.nproc * sizeof *ports) : NULL;
-    fabric_next = ports ? calloc((size_t)armcii_tp.nproc, 1) : NULL;
-    ok = fabric_next != NULL;
+    polled_run = ports ? calloc((size_t)armcii_tp.nproc, 1) : NULL;
+    ok = polled_run != NULL;
     /* All or none: a process without the socket would never answer. */
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, armcii_tp.comm);
     if (!ok) {
@@ -588,13 +602,13 @@ void armcii_serve_answer_check(const char *call)
 
 int armcii_serve_suits(int target)
 {
-    return fd >= 0 && !fabric_next[target];
+    return fd >= 0 && polled_run[target] < POLLED_RUN;
 }
 
 void armcii_serve_fabric_took(int target, double seconds)
 {
     if (fd >= 0 && seconds > FABRIC_SLOW_S)
-        fabric_next[target] = 0;
+        polled_run[target] = 0;
 }
 
 const int *armcii_serve_waiting(void)
@@ -633,6 +647,21 @@ int armcii_serve_poll(void)
         }
     }
     return got;
+}
+
+void armcii_serve_sleep(void)
+{
+    if (!out.waiting)
+        return;
+    double left = out.sent + out.again - now();
+    if (left <= 0)
+        return; /* (it goes again at the next poll) */
+    struct pollfd p[2] = {{.fd = ask_fd, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+    struct timespec t = {.tv_sec = 0, .tv_nsec = (long)(left * 1e9)};
+    /* A request for us that arrives meanwhile: its signal's handler finds the lock taken
+     * (it interrupts this wait and marks the socket due), or poll sees it. */
+    if (ppoll(p, 2, &t, NULL) > 0 && (p[1].revents & POLLIN))
+        __atomic_store_n(&armcii_serve_due_flag, 1, __ATOMIC_SEQ_CST);
 }
 
 void armcii_serve_nudge(void)

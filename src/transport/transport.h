@@ -157,6 +157,9 @@ static inline int armcii_serve_busy(int target)
 /** Reads the serving socket where something arrived (or an answer is awaited, which it
  *  also sends again when late); the runtime lock is held. @return the datagrams read. */
 int armcii_serve_poll(void);
+/** Sleeps until the answer to the request out arrives, a request for this process does,
+ *  or the request is due to go again; the caller then polls. */
+void armcii_serve_sleep(void);
 /** Has the next poll read the socket (the progress thread, woken by a doorbell). */
 void armcii_serve_nudge(void);
 /** Set where a datagram arrived while the lock was held; whoever lets the lock go then
