@@ -28,19 +28,29 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
 {
     size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
     armcii_cache_write(target, addr, size);
-    /* To the holder's own thread by a datagram (dgram.c), unless the holder was polling
-     * inside ARMCI last time, where libfabric answers sooner; before anything else goes,
-     * so that it takes the accumulates waiting in the open datagram with it. */
-    uint64_t old;
-    if (!armcii_rmw_hw_ok(op) && armcii_path(target) == ARMCII_PATH_FABRIC &&
-        armcii_dgram_rmw(call, op, target, addr, operand, comparand, &old)) {
-        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
-        return size == 4 ? (uint32_t)old : old;
-    }
-    armcii_put_open_send(call, target);
     /* Where accumulates use libfabric atomics, so does every read-modify-write, to oneself
      * included: all atomics on a word must go one way to stay atomic with each other. */
-    if (armcii_rmw_hw_ok(op)) {
+    int hw = armcii_rmw_hw_ok(op);
+    if (!hw) {
+        /* Otherwise a CPU atomic at the memory: directly on the same node (nothing is held
+         * back for a node peer), ... */
+        if (armcii_path(target) != ARMCII_PATH_FABRIC) {
+            armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_LOCAL, (long)size);
+            armcii_order_local(call, target);
+            return armcii_rmw_apply(op, addr, operand, &comparand);
+        }
+        /* ... across the fabric by a datagram to the holder's own thread (dgram.c), unless
+         * the holder was found polling inside ARMCI, where libfabric answers sooner; before
+         * anything else goes, so that it takes the accumulates waiting in the open
+         * datagram with it. */
+        uint64_t old;
+        if (armcii_dgram_rmw(call, op, target, addr, operand, comparand, &old)) {
+            armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
+            return size == 4 ? (uint32_t)old : old;
+        }
+    }
+    armcii_put_open_send(call, target);
+    if (hw) {
         armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
         const armcii_seg_t *seg = armcii_seg_of(call, target, addr, size);
         armcii_issue_t is = {.blocking = 1, .wait_here = 1}; /* (the old value) */
@@ -53,13 +63,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         armcii_issue_end(call, &is, size);
         return size == 4 ? r32 : result;
     }
-    /* Otherwise a CPU atomic at the memory: directly on the same node, applied by the
-     * target's handler across the fabric. */
-    if (armcii_path(target) != ARMCII_PATH_FABRIC) {
-        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_LOCAL, (long)size);
-        armcii_order_local(call, target);
-        return armcii_rmw_apply(op, addr, operand, &comparand);
-    }
+    /* ... or applied by the holder's handler for libfabric's messages. */
     armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
     double t0 = armcii_serve_on() ? armcii_now() : 0;
     armcii_issue_t is = {.blocking = 1, .wait_here = 1};
