@@ -47,11 +47,11 @@ for p in $patches; do
     suite=$(sed -n 's/^# suite: //p' "$p")
     units=$(sed -n 's/^# unit: //p' "$p" | tr ',' ' ')
     case_name="mutants/$name: $what"
-    if ! patch -s -p1 -d "$work/src" --dry-run <"$p" >/dev/null 2>&1; then
+    if ! patch -s --fuzz=0 -p1 -d "$work/src" --dry-run <"$p" >/dev/null 2>&1; then
         result "does not apply to this source" "$case_name"
         continue
     fi
-    patch -s -p1 -d "$work/src" <"$p"
+    patch -s --fuzz=0 -p1 -d "$work/src" <"$p"
     log=$work/$name.log
     : >"$log"
     caught= built=1
