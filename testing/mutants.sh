@@ -40,7 +40,10 @@ fi
 for p in $patches; do
     name=$(basename "$p" .patch)
     if [ -n "${MUTANTS:-}" ] && ! echo ",$MUTANTS," | tr ',' '\n' | grep -v '^$' |
-        while read -r w; do case $name in *"$w"*) exit 0 ;; esac; done; then
+        {
+            while read -r w; do case $name in *"$w"*) exit 0 ;; esac; done
+            exit 1
+        }; then
         continue
     fi
     what=$(sed -n 's/^# mutant: //p' "$p")
