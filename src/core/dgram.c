@@ -5,8 +5,8 @@
  *
  * A read-modify-write, a blocking get of up to ARMCII_SERVE_DATA_MAX bytes and a small
  * accumulate that may return before it is applied go so to a holder that suits
- * (armcii_serve_suits: unless the last answer there came from a holder polling inside
- * ARMCI, where libfabric answers sooner). An accumulate joins the open datagram, which
+ * (armcii_serve_suits: unless its last 4 answers came from a holder polling inside ARMCI,
+ * where libfabric answers sooner). An accumulate joins the open datagram, which
  * goes with the next read-modify-write or get to that holder, or alone when a wait, a
  * fence or the progress thread's pass lets it go (as rma.c's open messages do).
  *
@@ -111,11 +111,8 @@ int armcii_dgram_acc(const char *call, int type, const void *scale, const void *
         else
             armcii_serve_ship();
     }
-    if (armcii_serve_open_target != target) {
-        joining = 1; /* (nothing is open: the waits have nothing to send) */
+    if (armcii_serve_open_target != target) /* (then none is open) */
         armcii_order_all_before(call, target);
-        joining = 0;
-    }
     armcii_serve_acc_add(target, type, scale, src, (uint64_t)(uintptr_t)dst, len);
     return 1;
 }

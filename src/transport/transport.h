@@ -107,7 +107,7 @@ int armcii_bell_drain(void);
  * around every call below; src/core/dgram.c decides what goes so. */
 /** Whether the serving socket is open (every process has one, or none). */
 int armcii_serve_on(void);
-/** Whether a request to @p target goes by datagram: unless the last one there found the
+/** Whether a request to @p target goes by datagram: unless the last 4 there found the
  *  holder inside ARMCI, polling, where libfabric answers sooner. */
 int armcii_serve_suits(int target);
 /** A request to @p target through libfabric took @p seconds: a long one (the holder was
