@@ -6,7 +6,7 @@
 #ifndef ARMCII_CHECK_H
 #define ARMCII_CHECK_H
 
-#include "../src/core/armcii.h"
+#include "../src/ops/armcii.h"
 #include "../src/agg/agg.h"
 
 /* ---- groups (armci/groups.c) ---- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ARMCI_Init*, ARMCI_Finalize, ARMCI_Error and the runtime's queries; the runtime itself
- * comes up and goes down in src/core/runtime.c. */
+ * comes up and goes down in src/core/bringup.c. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <sched.h>
@@ -94,8 +94,11 @@ static int init_common(int *argc, char ***argv, int level, MPI_Comm comm)
     int mpi_level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&mpi_level);
     armcii_fence_hook(armcii_agg_flush_target); /* a fence issues what handles collected */
+    /* the runtime brings the operations and the collectives up in its order */
+    static const armcii_above_t ops = {armcii_ops_init, NULL, NULL};
     static const armcii_above_t coll = {armcii_coll_init, armcii_coll_fini, armcii_coll_describe};
-    armcii_runtime_above(&coll); /* the runtime brings the collectives up in its order */
+    static const armcii_above_t *const above[] = {&ops, &coll, NULL};
+    armcii_runtime_above(above);
     armcii_runtime_init(call, comm,
                         level != MPI_THREAD_MULTIPLE && mpi_level != MPI_THREAD_MULTIPLE);
     armcii_groups_init();

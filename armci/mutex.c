@@ -3,7 +3,7 @@
  * ARMCI's mutexes: the world's set (ARMCI_Create_mutexes) and any number of handle
  * batches over groups (ARMCIX_Create_mutexes_hdl, ARMCI-MPI's extension). Here, the
  * checks of each call and which set it names; the lock algorithm, the same for both, is
- * src/core/mcs.c's.
+ * src/ops/mcs.c's.
  */
 #include <stdlib.h>
 

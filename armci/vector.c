@@ -83,7 +83,7 @@ static int vector(const char *call, armcii_op_t what, int type, void *scale, arm
         for (int g = 0; g < iov_len; g++)
             armcii_check_acc(call, type, scale, iov[g].bytes);
     /* Every block is checked before any byte moves; the range they cover, found on the
-     * way, goes with them (a get may read it whole: src/core/span.c). */
+     * way, goes with them (a get may read it whole: src/ops/span.c). */
     uintptr_t lo = UINTPTR_MAX, hi = 0;
     for (int g = 0; g < iov_len; g++)
         check_group(call, &iov[g], g, what != ARMCII_OP_GET, proc, &lo, &hi);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "agg.h"
-#include "../core/nc.h"
+#include "../ops/nc.h"
 #include "../core/order.h"
 #include "../core/progress.h"
 #include "../core/req.h"

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Bringing the runtime up and taking it down: the order in which the core, the transport,
- * the get cache and the collectives start and stop. The API layer (armci/init.c) counts
- * ARMCI_Init calls, starts MPI if nobody did, and sets up what is its own (groups, the
- * aggregate handles' fence hook) around these two calls.
+ * the get cache, the operations and the collectives start and stop. The API layer
+ * (armci/init.c) counts ARMCI_Init calls, starts MPI if nobody did, and sets up what is its
+ * own (groups, the aggregate handles' fence hook) around these two calls. Above every other
+ * file of the core, which it calls and none of which calls it; the settings it makes are
+ * runtime.c's to write.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -11,13 +13,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "runtime.h"
-#include "dgram.h"
+#include "bringup.h"
 #include "mem.h"
 #include "order.h"
 #include "progress.h"
 #include "req.h"
-#include "rma.h"
+#include "runtime.h"
 #include "topo.h"
 #include "warm.h"
 #include "../base/common.h"
@@ -31,14 +32,7 @@
 #include "../health/health.h"
 #include "../transport/transport.h"
 
-armcii_rt_t armcii_rt;
-
 extern char **environ;
-
-static const char *env_lookup(const char *name)
-{
-    return getenv(name);
-}
 
 /* What the runtime holds, by component, beside the process's private memory: where a
  * process's memory goes (libfabric's and MPI's own are the difference). */
@@ -56,11 +50,12 @@ static void memory_line(char *line, size_t n)
              (double)armcii_proc_status("RssAnon:") / 1048576.0);
 }
 
-static const armcii_above_t *above; /* the collectives (armci/init.c) */
+/* The layers above the core, bottom up, NULL after the last (armci/init.c). */
+static const armcii_above_t *const *above;
 
-void armcii_runtime_above(const armcii_above_t *coll)
+void armcii_runtime_above(const armcii_above_t *const *layers)
 {
-    above = coll;
+    above = layers;
 }
 
 static void warn_setting(const char *line)
@@ -125,7 +120,8 @@ static void print_settings(void)
 {
     char line[384];
     armcii_info_line("armci-ofi " PACKAGE_VERSION " settings:");
-    armcii_env_print(&armcii_rt.env, armcii_info_line);
+    const armcii_env_t *env = &armcii_rt.env; /* runtime.c's: read only */
+    armcii_env_print(env, armcii_info_line);
     snprintf(line, sizeof(line),
              "layout: %d processes on %d node(s), %d on this node; shared memory %s; node has "
              "%u cores, %u PUs, L2 %zu KiB, L3 %zu KiB",
@@ -151,8 +147,9 @@ static void print_settings(void)
         snprintf(line, sizeof(line), "node heap: %zu MiB per process (ARMCI_SHM_HEAP_SIZE)",
                  armcii_node.slice_len >> 20);
     armcii_info_line(line);
+    const armcii_sel_limits_t *limits = &armcii_rt.limits; /* runtime.c's: read only */
     if (armcii_rt.rank == 0)
-        armcii_ofi_describe(armcii_info_line, &armcii_rt.limits);
+        armcii_ofi_describe(armcii_info_line, limits);
     if (armcii_prog.thread_on)
         snprintf(line, sizeof(line),
                  "progress thread: on, runs on %s; naps %ld us when idle (%s); %s; %s",
@@ -172,8 +169,9 @@ static void print_settings(void)
     }
     memory_line(line, sizeof(line));
     armcii_info_line(line);
-    if (above)
-        above->describe(armcii_info_line);
+    for (int i = 0; above && above[i]; i++)
+        if (above[i]->describe)
+            above[i]->describe(armcii_info_line);
     fflush(stdout);
 }
 
@@ -185,6 +183,7 @@ static void init_fail(const char *call, const char *what, armcii_status_t st)
 /* What the transport is told of the job, and how it calls back (host.h). */
 static void configure_transport(void)
 {
+    const armcii_env_t *env = &armcii_rt.env;                   /* runtime.c's: read only */
     const armcii_region_table_t *regions = &armcii_mem.regions; /* alloc.c's: read only */
     armcii_tp_host_t host = {
         .rank = armcii_rt.rank,
@@ -197,7 +196,7 @@ static void configure_transport(void)
         .bell_us = armcii_prog.bell_us,
         .comm = armcii_rt.comm,
         .node_comm = armcii_topo.node_comm,
-        .env = &armcii_rt.env,
+        .env = env,
         .regions = regions,
         .lock = armcii_progress_lock(),
         .op_done = armcii_req_op_done,
@@ -219,6 +218,7 @@ static int node_rank_of(int rank)
 /* What the job's health is told of the job (health.h). */
 static void configure_health(void)
 {
+    const armcii_env_t *env = &armcii_rt.env; /* runtime.c's: read only */
     armcii_health_host_t host = {
         .rank = armcii_rt.rank,
         .nproc = armcii_rt.nproc,
@@ -227,7 +227,7 @@ static void configure_health(void)
         .node_size = armcii_topo.node_size,
         .comm = armcii_rt.comm,
         .node_comm = armcii_topo.node_comm,
-        .env = &armcii_rt.env,
+        .env = env,
         .node_of = armcii_node_of,
         .node_rank_of = node_rank_of,
     };
@@ -236,15 +236,8 @@ static void configure_health(void)
 
 void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
 {
-    armcii_rt.one_caller = one_caller;
-    char err[512];
-    if (armcii_env_load(&armcii_rt.env, env_lookup, err, sizeof(err)) != 0)
-        armcii_fatal(call, "%s", err);
-
-    MPI_Comm_dup(comm, &armcii_rt.comm);
+    armcii_rt_begin(call, comm, one_caller);
     armcii_mpi_name_errors(armcii_rt.comm);
-    MPI_Comm_rank(armcii_rt.comm, &armcii_rt.rank);
-    MPI_Comm_size(armcii_rt.comm, &armcii_rt.nproc);
     armcii_error_rank(armcii_rt.rank, 0);
     int P = armcii_rt.nproc;
     /* A misspelled setting, or another ARMCI's, is said once: the job goes on without it. */
@@ -256,7 +249,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     int *where;
     if ((st = armcii_topo_init(&where)) != ARMCII_OK)
         init_fail(call, "finding the node layout", st);
-    armcii_rt.shm = armcii_rt.env.SHM && armcii_topo.node_size > 1;
+    armcii_rt_use_shm(armcii_rt.env.SHM && armcii_topo.node_size > 1);
     st = armcii_peers_init(where, where + P);
     free(where);
     if (st != ARMCII_OK)
@@ -271,8 +264,6 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         armcii_fatal(call, "ARMCI_MR_MODE=%s is not auto or strict", armcii_rt.env.MR_MODE);
     armcii_yield_init();
     armcii_mpi_wait_init();
-    armcii_put_open_init();
-    armcii_dgram_init();
     configure_health();
     if ((st = armcii_live_init()) != ARMCII_OK)
         init_fail(call, "learning the node's process ids", st);
@@ -287,30 +278,29 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     /* libfabric is needed only when some peer is not reached through shared memory. */
     int need_fabric = P > 1 && (!armcii_rt.shm || armcii_topo.nnodes > 1);
     if (need_fabric) {
-        if ((st = armcii_ofi_init(&armcii_rt.caps)) != ARMCII_OK)
+        if ((st = armcii_rt_open_fabric()) != ARMCII_OK)
             init_fail(call, "opening libfabric", st);
-        armcii_rt.fabric = 1;
-        armcii_select_limits(&armcii_rt.limits, &armcii_rt.caps, armcii_rt.env.INJECT_MAX,
-                             armcii_rt.env.BUFFERED_MAX, armcii_rt.env.PUT_MESSAGE_MAX,
-                             armcii_rt.env.ACC_NATIVE);
     }
     armcii_census_init();
-    if (above)
-        above->init();
+    for (int i = 0; above && above[i]; i++)
+        above[i]->init();
+    const armcii_env_t *env = &armcii_rt.env; /* runtime.c's: read only */
     armcii_cache_host_t cache_host = {
         .rank = armcii_rt.rank,
         .nproc = armcii_rt.nproc,
         .comm = armcii_rt.comm,
-        .env = &armcii_rt.env,
+        .env = env,
         .wait = armcii_mpi_wait,
     };
     if ((st = armcii_cache_rt_init(&cache_host)) != ARMCII_OK)
         init_fail(call, "creating the get cache", st);
     armcii_warm_register(armcii_cache_warm);
+    static const armcii_idle_pass_t warm = {armcii_warm_init, armcii_warm_on, armcii_warm_maybe};
+    armcii_progress_idle_pass(&warm);
     armcii_progress_on_sync(armcii_cache_sync); /* every MPI wait is a synchronisation point */
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail(call, "starting the progress thread", st);
-    armcii_rt.initialized = 1;
+    armcii_rt_up(1);
     armcii_error_rank(armcii_rt.rank, 1);
     if (armcii_rt.env.VERBOSE)
         print_settings();
@@ -337,21 +327,21 @@ void armcii_runtime_fini(const char *call)
     armcii_stats_report(); /* collective; nothing is in flight any more */
     armcii_cache_report();
 
-    if (above)
-        above->fini();
+    int nabove = 0;
+    while (above && above[nabove])
+        nabove++;
+    while (nabove-- > 0) /* (the last first) */
+        if (above[nabove]->fini)
+            above[nabove]->fini();
     armcii_alloc_drop_all();
     armcii_progress_on_sync(NULL);
     armcii_cache_rt_fini();
-    if (armcii_rt.fabric)
-        armcii_ofi_fini();
-    armcii_rt.fabric = 0;
+    armcii_rt_close_fabric();
     armcii_flush_fini();
     armcii_shm_fini();
     armcii_alloc_fini();
     armcii_req_fini();
     armcii_topo_fini();
-    MPI_Comm_free(&armcii_rt.comm);
-    armcii_rt.initialized = 0;
+    armcii_rt_end();
     armcii_error_rank(armcii_rt.rank, 0);
-    armcii_rt.finalized = 1;
 }

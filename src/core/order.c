@@ -11,9 +11,9 @@
 #include "order.h"
 #include "progress.h"
 #include "req.h"
+#include "issue.h"
 #include "runtime.h"
 #include "../base/common.h"
-#include "../base/hot.h"
 #include "../base/pool.h"
 #include "../transport/transport.h"
 
@@ -98,16 +98,6 @@ void armcii_order_before(const char *call, armcii_req_kind_t kind, int target)
         armcii_wait_zero(call, &armcii_reqs.peers[target].out_write, target);
         flush(call, target);
     }
-}
-
-ARMCII_HOT armcii_req_t *armcii_issue_ordered(const char *call, armcii_issue_t *is,
-                                              armcii_req_kind_t kind, int target)
-{
-    if (is->blocking)
-        armcii_order_before(call, kind, target);
-    else if (kind != ARMCII_REQ_AM)
-        armcii_order_after_messages(call, target);
-    return armcii_issue_begin(call, is, kind, target);
 }
 
 void armcii_order_all_before(const char *call, int target)

@@ -23,13 +23,6 @@ static inline void armcii_order_after_messages(const char *call, int target)
     if (armcii_reqs.peers[target].out_sw > 0)
         armcii_wait_zero(call, &armcii_reqs.peers[target].out_sw, target);
 }
-/** An operation's issue, ordered: a blocking one keeps ARMCI's ordering promise
- *  (armcii_order_before), a nonblocking one that is not a message waits for the messages
- *  in flight to @p target (armcii_order_after_messages); then armcii_issue_begin. Every
- *  protocol's prologue ends here, after the open message to @p target is sent where it
- *  must go first (armcii_put_open_send). */
-armcii_req_t *armcii_issue_ordered(const char *call, armcii_issue_t *is, armcii_req_kind_t kind,
-                                   int target);
 void armcii_fence(const char *call, int target);
 /** @p fn runs first in every fence of a target (aggregation registers its flush). */
 void armcii_fence_hook(void (*fn)(const char *call, int target));

@@ -22,7 +22,6 @@
 #include "req.h"
 #include "runtime.h"
 #include "topo.h"
-#include "warm.h"
 #include "../base/common.h"
 #include "../base/env.h"
 #include "../base/pool.h"
@@ -44,6 +43,14 @@ armcii_prog_t armcii_prog = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP};
 #define HELD_MAX 2 /* rma.c's open messages, dgram.c's open datagram */
 static const armcii_held_t *held[HELD_MAX];
 static int nheld;
+
+/* The pass the thread runs between polls (warm.c's, registered by bringup.c). */
+static const armcii_idle_pass_t *idle_pass;
+
+void armcii_progress_idle_pass(const armcii_idle_pass_t *pass)
+{
+    idle_pass = pass;
+}
 
 void armcii_progress_hold(const armcii_held_t *h)
 {
@@ -475,7 +482,7 @@ static void idle_interval(void)
     long us = armcii_rt.env.PROGRESS_INTERVAL_US;
     armcii_prog.idle_why = "ARMCI_PROGRESS_INTERVAL_US";
     if (!armcii_prog.own_cpu && !armcii_env_user(&armcii_rt.env, "ARMCI_PROGRESS_INTERVAL_US")) {
-        int bell = bell_fd >= 0 && !armcii_warm_on();
+        int bell = bell_fd >= 0 && !(idle_pass && idle_pass->on());
         long shared = bell ? BELL_INTERVAL_US : SHARED_INTERVAL_US;
         if (shared > us) {
             us = shared;
@@ -519,7 +526,8 @@ static void *progress_main(void *arg)
             age();
         int mine = armcii_reqs.pool.nactive > armcii_reqs.ncopied;
         armcii_stat_progress_poll(n);
-        armcii_warm_maybe(armcii_now());
+        if (idle_pass)
+            idle_pass->maybe(armcii_now());
         pthread_mutex_unlock(&armcii_prog.lock);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         if (armcii_serve_due())
@@ -556,7 +564,8 @@ armcii_status_t armcii_progress_thread_start(void)
     /* Oversubscribed, or confined to CPUs with a bound process, every wake of the thread
      * takes the processor from a computing process (the caller that woke it, or a peer). */
     armcii_prog.own_cpu = !oversubscribed() && armcii_topo_progress_elsewhere();
-    armcii_warm_init();
+    if (idle_pass)
+        idle_pass->init();
     idle_interval();
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -567,7 +576,8 @@ armcii_status_t armcii_progress_thread_start(void)
         armcii_warn("progress thread: cannot start on %s (%s); it runs on the process's CPUs",
                     armcii_topo_progress_cpus(), strerror(rc));
         armcii_prog.own_cpu = 0;
-        armcii_warm_init();
+        if (idle_pass)
+            idle_pass->init();
         idle_interval();
         rc = pthread_create(&armcii_prog.tid, NULL, progress_main, NULL);
     }
@@ -589,4 +599,12 @@ void armcii_progress_thread_stop(void)
     if (wake_fd >= 0)
         close(wake_fd);
     bell_fd = wake_fd = -1;
+}
+
+void armcii_req_wait_implicit(const char *call, int proc)
+{
+    if (proc < 0)
+        armcii_wait_zero(call, &armcii_reqs.implicit_total, proc);
+    else
+        armcii_wait_zero(call, &armcii_reqs.peers[proc].out_implicit, proc);
 }

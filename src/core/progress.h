@@ -173,4 +173,18 @@ static inline void armcii_unlock(void)
         armcii_serve_after_unlock();
 }
 
+/** Waits for the operations issued with implicit (NULL) handles to @p proc, or to every
+ *  process when @p proc is negative (ARMCI_WaitProc, ARMCI_WaitAll). */
+void armcii_req_wait_implicit(const char *call, int proc);
+
+/** A pass the progress thread runs between its polls (warm.c's keep-warm pass, registered by
+ *  bringup.c, so that the waits call nothing above them by name): @p init once the thread's
+ *  place is known, @p on whether it runs, @p maybe at each wake-up, given the time. */
+typedef struct {
+    void (*init)(void);
+    int (*on)(void);
+    void (*maybe)(double now);
+} armcii_idle_pass_t;
+void armcii_progress_idle_pass(const armcii_idle_pass_t *pass);
+
 #endif

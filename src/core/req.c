@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The life of a request: made (armcii_req_new), its transport operations issued and
- * completed (armcii_req_issued, armcii_req_op_done), found again from a reply's cookie,
+ * The life of a request: made (armcii_req_take; issue.c waits for a slot), its transport operations
+ * issued and completed (armcii_req_issued, armcii_req_op_done), found again from a reply's cookie,
  * marked copied, bound to the caller's handle, and released when its last operation
  * completes. Waiting for one is progress.c's; the pool it lives in, pool.h (inline).
  * What is in flight to each process is counted in the table of processes, which is made
@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "req.h"
-#include "progress.h"
 #include "runtime.h"
 #include "topo.h"
 #include "../base/common.h"
@@ -111,12 +110,6 @@ armcii_req_t *armcii_req_of_handle(const char *call, const armci_hdl_t *h, armci
     return st == ARMCII_HDL_ACTIVE ? req : NULL;
 }
 
-void armcii_req_wait_implicit(const char *call, int proc)
-{
-    armcii_wait_zero(
-        call, proc < 0 ? &armcii_reqs.implicit_total : &armcii_reqs.peers[proc].out_implicit, proc);
-}
-
 void armcii_hdl_bind(const char *call, armci_hdl_t *h, armcii_req_t *req)
 {
     if (!h)
@@ -166,27 +159,11 @@ armcii_token_t *armcii_req_of_cookie(uint64_t cookie)
     return &req->tok;
 }
 
-void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes)
+armcii_req_t *armcii_req_take(armcii_req_kind_t kind, int target, int implicit)
 {
-    if (blocking && !wait) /* a deferred flagged put is, once sent */
-        armcii_req_copied(&req->tok);
-    armcii_req_issued(req);
-    if (wait)
-        armcii_req_wait(call, req);
-    else if (!blocking)
-        armcii_progress_kick(bytes);
-}
-
-armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit)
-{
-    armcii_datagrams_before(call, target); /* (dgram.c) */
     armcii_req_t *req = armcii_pool_take(&armcii_reqs.pool);
-    if (!req) {
-        /* Pool full: complete the oldest request transparently. Its handle, if it has
-         * one, then reads as completed. */
-        armcii_req_wait(call, armcii_reqs.pool.oldest);
-        req = armcii_pool_take(&armcii_reqs.pool);
-    }
+    if (!req)
+        return NULL;
     req->tok.pending = 1; /* the issuer's, until armcii_req_issued */
     req->kind = (uint8_t)kind;
     req->target = target;

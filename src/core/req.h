@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Requests and the table of processes (armcii_reqs, written by req.c alone): how each
- * process is reached, the life of a request from its issue to its release, and the
- * caller's handles bound to requests. Waiting for a request is progress.h's.
+ * process is reached, the life of a request from its slot to its release, and the
+ * caller's handles bound to requests. Nothing here waits: waiting for a request is
+ * progress.h's, and issuing one, which may wait, issue.h's.
  */
 #ifndef ARMCII_REQ_H
 #define ARMCII_REQ_H
@@ -79,15 +80,10 @@ int armcii_req_init(void);
 /** Frees the pool and the table of processes. */
 void armcii_req_fini(void);
 
-/** A new request; when the pool is full the oldest request is completed first. */
-armcii_req_t *armcii_req_new(const char *call, armcii_req_kind_t kind, int target, int implicit);
-/** Issue @p req (armcii_req_issued) for a call that is @p blocking, then wait for it when
- *  @p wait. A blocking call that returns before its request completes has copied the
- *  caller's data out: the request is marked so, and does not make the progress thread
- *  poll closely (which takes the processor from the computing application). A
- *  nonblocking call's request of at least ARMCI_PROGRESS_WAKE_MIN @p bytes wakes the
- *  napping progress thread (armcii_progress_kick). */
-void armcii_req_finish(const char *call, armcii_req_t *req, int blocking, int wait, size_t bytes);
+/** A new request of @p kind to @p target (@p implicit: no handle will wait for it), counted
+ *  as in flight there; NULL when the pool is full (issue.c's armcii_req_new then waits for
+ *  the oldest). */
+armcii_req_t *armcii_req_take(armcii_req_kind_t kind, int target, int implicit);
 /** Whether some caller's handle names an operation in flight: a handle given to an
  *  unlocked fast path must then be checked on the locked way (only the calling thread
  *  binds handles, so the count cannot grow behind this look). */
@@ -111,45 +107,6 @@ static inline void armcii_hdl_done(const char *call, armci_hdl_t *h)
     armcii_hdl_set(h, ARMCII_HDL_SLOT_DONE, 0, 0);
 }
 
-/*
- * One operation's request, from its start to the transport to its end, the same for every
- * protocol (rma.c, nc.c, span.c, amo.c):
- *
- *     armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = ...};
- *     armcii_req_t *req = armcii_issue_begin(call, &is, kind, target);
- *     ... the transport's operations on req ...
- *     armcii_issue_end(call, &is, bytes);
- *
- * A protocol decides one thing, whether a blocking call waits here (wait_here: its data
- * is not yet read, or still read from the caller's buffer, or nothing moves it once the
- * caller leaves ARMCI). The rest follows: a blocking call that does not wait leaves an
- * implicit request, completed by fences and WaitAll as a nonblocking one without a handle
- * is; a nonblocking one with a handle is the handle's, completed by its wait. (The open
- * messages of rma.c, filled over many calls, and order.c's flush reads, waited for
- * together, take armcii_req_new themselves.)
- */
-typedef struct {
-    armcii_req_t *req;
-    armci_hdl_t *hdl; /* the caller's handle (nonblocking calls), or NULL */
-    int blocking;
-    int wait_here; /* (blocking calls only) */
-} armcii_issue_t;
-
-static inline armcii_req_t *armcii_issue_begin(const char *call, armcii_issue_t *is,
-                                               armcii_req_kind_t kind, int target)
-{
-    int implicit = is->blocking ? !is->wait_here : !is->hdl;
-    return is->req = armcii_req_new(call, kind, target, implicit);
-}
-
-/** @p bytes: what the operation moves (a large nonblocking one wakes the progress thread). */
-static inline void armcii_issue_end(const char *call, armcii_issue_t *is, size_t bytes)
-{
-    if (!is->blocking)
-        armcii_hdl_bind(call, is->hdl, is->req);
-    armcii_req_finish(call, is->req, is->blocking, is->blocking && is->wait_here, bytes);
-}
-
 /** Requests of the pool in flight now, and its size (ARMCI_MAX_REQUESTS). */
 static inline void armcii_req_counts(int *in_use, int *slots)
 {
@@ -161,9 +118,6 @@ static inline void armcii_req_counts(int *in_use, int *slots)
  *  returned by a nonblocking call, ends the job naming @p call. */
 armcii_req_t *armcii_req_of_handle(const char *call, const armci_hdl_t *h,
                                    armcii_hdl_state_t *st_p);
-/** Waits for the operations issued with implicit (NULL) handles to @p proc, or to every
- *  process when @p proc is negative (ARMCI_WaitProc, ARMCI_WaitAll). */
-void armcii_req_wait_implicit(const char *call, int proc);
 /** A transport operation of @p req completed. */
 void armcii_req_op_done(armcii_token_t *tok);
 /** A blocking call's data has left (its request waits for an acknowledgement only). */

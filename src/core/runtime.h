@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The runtime's identity, settings and choices (armcii_rt, written by runtime.c alone),
- * its bring-up and shut-down (runtime.c), and whether an operation may take libfabric's
+ * the steps of bring-up that set them, and whether an operation may take libfabric's
  * atomics (from the settings and the provider's capabilities).
  */
 #ifndef ARMCII_RUNTIME_H
@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "../base/caps.h"
+#include "../base/common.h"
 #include "../base/env.h"
 #include "../base/select.h"
 
@@ -40,24 +41,22 @@ _Static_assert(offsetof(armcii_rt_t, comm) == 64, "what every call reads, on one
 
 extern armcii_rt_t armcii_rt;
 
-/* ---- bring-up and shut-down (src/core/runtime.c) ---- */
+/* ---- the steps of bring-up that set it (src/core/runtime.c; bringup.c takes them) ---- */
 
-/** Brings the runtime up over a duplicate of @p comm, once MPI is initialised; collective.
- *  @p one_caller: only one application thread calls ARMCI at a time. */
-void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller);
-/** Completes what is in flight everywhere and takes the runtime down; collective. Entered
- *  holding the lock, returns without it. */
-void armcii_runtime_fini(const char *call);
-/** A layer above the core whose bring-up and shut-down the runtime places in its own
- *  order: the core calls it through these pointers alone, never by name. */
-typedef struct {
-    void (*init)(void);                               /* collective; the transport is up */
-    void (*fini)(void);                               /* past the last barrier, before
-                                                         the node heap goes */
-    void (*describe)(void (*line)(const char *text)); /* its lines of ARMCI_VERBOSE */
-} armcii_above_t;
-/** Registers the collectives (armci/init.c, before armcii_runtime_init). */
-void armcii_runtime_above(const armcii_above_t *coll);
+/** Reads the settings (the job ends, naming @p call, on a bad one) and takes the job's
+ *  identity from a duplicate of @p comm; @p one_caller: only one application thread calls
+ *  ARMCI at a time. */
+void armcii_rt_begin(const char *call, MPI_Comm comm, int one_caller);
+/** Same-node peers are reached through shared memory (@p shm) or not. */
+void armcii_rt_use_shm(int shm);
+/** Opens libfabric, keeps its capabilities and derives the protocol limits from them. */
+armcii_status_t armcii_rt_open_fabric(void);
+/** Closes libfabric if it is open. */
+void armcii_rt_close_fabric(void);
+/** ARMCI is up (@p up 1) for calls, or not. */
+void armcii_rt_up(int up);
+/** Frees the duplicate communicator: the runtime is down for good. */
+void armcii_rt_end(void);
 
 /** Accumulates of ARMCI type @p type go through libfabric atomics where the fabric is used. */
 static inline int armcii_acc_hw_ok(int type)

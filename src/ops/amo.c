@@ -7,12 +7,11 @@
  */
 #include "amo.h"
 #include "dgram.h"
-#include "mem.h"
+#include "exec.h"
+#include "../core/mem.h"
 #include "nc.h"
-#include "order.h"
-#include "req.h"
-#include "rma.h"
-#include "runtime.h"
+#include "../core/req.h"
+#include "../core/runtime.h"
 #include "../base/acc.h"
 #include "../base/common.h"
 #include "../base/op.h"
@@ -35,8 +34,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         /* Otherwise a CPU atomic at the memory: directly on the same node (nothing is held
          * back for a node peer), ... */
         if (armcii_path(target) != ARMCII_PATH_FABRIC) {
-            armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_LOCAL, (long)size);
-            armcii_order_local(call, target);
+            armcii_exec_local(call, ARMCII_OP_RMW, target, (long)size);
             return armcii_rmw_apply(op, addr, operand, &comparand);
         }
         /* ... across the fabric by a datagram to the holder's own thread (dgram.c), unless
@@ -45,33 +43,37 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
          * datagram with it. */
         uint64_t old;
         if (armcii_dgram_rmw(call, op, target, addr, operand, comparand, &old)) {
-            armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
+            armcii_exec_count(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
             return size == 4 ? (uint32_t)old : old;
         }
     }
-    armcii_put_open_send(call, target);
+    armcii_plan_t p = {
+        .what = ARMCII_OP_RMW,
+        .target = target,
+        .blocking = 1,
+        .kind = hw ? ARMCII_REQ_ACC_HW : ARMCII_REQ_AM,
+        .wait_here = 1, /* (the old value) */
+        .stat = hw ? ARMCII_ST_ATOMIC : ARMCII_ST_MESSAGE,
+        .bytes = (long)size,
+    };
     if (hw) {
-        armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_ATOMIC, (long)size);
         const armcii_seg_t *seg = armcii_seg_of(call, target, addr, size);
-        armcii_issue_t is = {.blocking = 1, .wait_here = 1}; /* (the old value) */
-        armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_ACC_HW, target);
+        armcii_req_t *req = armcii_exec_begin(call, &p);
         uint64_t result = 0, opnd = operand, cmp = comparand;
         uint32_t r32 = 0, o32 = (uint32_t)operand;
         armcii_ofi_rmw_hw(call, &req->tok, op, size == 4 ? (void *)&r32 : (void *)&result,
                           size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
                           armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
-        armcii_issue_end(call, &is, size);
+        armcii_exec_end(call, &p, size);
         return size == 4 ? r32 : result;
     }
     /* ... or applied by the holder's handler for libfabric's messages. */
-    armcii_stat_op(ARMCII_OP_RMW, ARMCII_ST_MESSAGE, (long)size);
     double t0 = armcii_serve_on() ? armcii_now() : 0;
-    armcii_issue_t is = {.blocking = 1, .wait_here = 1};
-    armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_AM, target);
+    armcii_req_t *req = armcii_exec_begin(call, &p);
     uint64_t result = 0;
     armcii_am_rmw(call, &req->tok, op, &result, size, target, (uint64_t)(uintptr_t)addr, operand,
                   comparand);
-    armcii_issue_end(call, &is, size);
+    armcii_exec_end(call, &p, size);
     if (t0 > 0)
         armcii_serve_fabric_took(target, armcii_now() - t0);
     return size == 4 ? (uint32_t)result : result;

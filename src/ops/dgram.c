@@ -18,8 +18,8 @@
  * armcii_put_open_send and the fences). One request is out at a time.
  */
 #include "dgram.h"
-#include "order.h"
-#include "progress.h"
+#include "../core/order.h"
+#include "../core/progress.h"
 #include "../transport/transport.h"
 
 /* A request that takes the open datagram with it is being posted: the waits inside must

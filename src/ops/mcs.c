@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "mcs.h"
-#include "mem.h"
-#include "order.h"
-#include "progress.h"
+#include "../core/mem.h"
+#include "../core/order.h"
+#include "../core/progress.h"
 #include "amo.h"
 #include "../base/common.h"
 #include "../base/op.h"

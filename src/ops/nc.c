@@ -15,12 +15,12 @@
 #include <string.h>
 
 #include "nc.h"
-#include "mem.h"
-#include "order.h"
-#include "progress.h"
-#include "req.h"
-#include "rma.h"
-#include "runtime.h"
+#include "exec.h"
+#include "open.h"
+#include "../core/mem.h"
+#include "../core/progress.h"
+#include "../core/req.h"
+#include "../core/runtime.h"
 #include "span.h"
 #include "../base/acc.h"
 #include "../base/common.h"
@@ -124,137 +124,71 @@ static long total_bytes(const armcii_iter_t *it)
     return total;
 }
 
-/* Strided blocks up to this long go into runs (armcii_amb_add_run's limit), gathered this
- * many at a time. */
-#define NC_RUN_BLOCK_MAX 64
-#define NC_RUN_BATCH     256
+/* How a strided or vector operation goes: the executor's plan and what the blocks ask. */
+typedef struct {
+    armcii_plan_t p;
+    int local;             /* a copy, or an accumulate under the target's lock, on the node */
+    int hw;                /* accumulates through libfabric's atomics, block by block */
+    int small;             /* blocks go as message records (every one, for accumulates) */
+    int any_direct;        /* a put's or get's block long enough for RMA */
+    int join;              /* every block a record, joining the open message */
+    int spanned;           /* a get read as the range its blocks span */
+    armcii_nc_span_t span; /* (spanned) */
+} nc_plan_t;
 
-size_t armcii_nc_pack(struct armcii_amb *b, armcii_iter_t *it)
-{
-    /* I/O vector entries go in runs, a bufferful of records per call (two calls per block
-     * cost more than the copies of small blocks); the rest block by block. */
-    size_t bytes = 0;
-    if (it->vector == 1) {
-        for (int g = 0; g < it->iov_len; g++) {
-            const armci_giov_t *v = &it->iov[g];
-            void **lv = it->local_is_src ? v->src_ptr_array : v->dst_ptr_array;
-            void **rv = it->local_is_src ? v->dst_ptr_array : v->src_ptr_array;
-            char *const *l = (char *const *)lv, *const *r = (char *const *)rv;
-            size_t n = v->bytes > 0 && v->ptr_array_len > 0 ? (size_t)v->ptr_array_len : 0;
-            size_t len = (size_t)(v->bytes > 0 ? v->bytes : 0);
-            for (size_t k = 0; k < n;) {
-                size_t run = armcii_amb_add_run(b, l + k, r + k, n - k, len);
-                if (run == 0) { /* none open, or this one full: the general way */
-                    armcii_amb_add(b, l[k], (uint64_t)(uintptr_t)r[k], len);
-                    run = 1;
-                }
-                k += run;
-            }
-            bytes += n * len;
-        }
-    } else if (it->count[0] > 0 && it->count[0] <= NC_RUN_BLOCK_MAX) {
-        /* strided blocks, all of one small length: runs, a batch of blocks at a time */
-        char *ls[NC_RUN_BATCH], *rs[NC_RUN_BATCH], *l, *r;
-        size_t len = (size_t)it->count[0], blen, n;
-        do {
-            for (n = 0; n < NC_RUN_BATCH && armcii_iter_next(it, &l, &r, &blen); n++) {
-                ls[n] = l;
-                rs[n] = r;
-            }
-            for (size_t k = 0; k < n;) {
-                size_t run = armcii_amb_add_run(b, ls + k, rs + k, n - k, len);
-                if (run == 0) {
-                    armcii_amb_add(b, ls[k], (uint64_t)(uintptr_t)rs[k], len);
-                    run = 1;
-                }
-                k += run;
-            }
-            bytes += n * len;
-        } while (n == NC_RUN_BATCH);
-    } else {
-        char *l, *r;
-        size_t len;
-        while (armcii_iter_next(it, &l, &r, &len)) {
-            armcii_amb_add(b, l, (uint64_t)(uintptr_t)r, len);
-            bytes += len;
-        }
-    }
-    it->g = it->iov_len; /* walked to the end, as armcii_iter_next leaves it */
-    it->done = it->nblocks;
-    return bytes;
-}
-
-int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, armcii_iter_t *it,
-              int target, armci_hdl_t *hdl, int blocking)
+static void plan(nc_plan_t *n, armcii_op_t what, int type, armcii_iter_t *it, int target,
+                 armci_hdl_t *hdl, int blocking)
 {
     armcii_path_t path = armcii_path(target);
-    int hw =
-        what == ARMCII_OP_ACC &&
-        armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
     size_t min = (size_t)armcii_rt.env.NC_DIRECT_MIN;
     int any_short = any_block(it, min, 1); /* asked once */
-    armcii_nc_span_t span;
-    int spanned = what == ARMCII_OP_GET && path == ARMCII_PATH_FABRIC && any_short &&
-                  armcii_span_plan(it, target, &span);
-    if (armcii_rt.env.STATS) {
-        int stat_path = hw                           ? ARMCII_ST_ATOMIC
-                        : path != ARMCII_PATH_FABRIC ? ARMCII_ST_LOCAL
-                        : spanned ? (armcii_select_get(&armcii_rt.limits, path, span.hi - span.lo,
-                                                       0) == ARMCII_PROTO_BUFFERED
-                                         ? ARMCII_ST_BUFFERED
-                                         : ARMCII_ST_DIRECT)
-                        : what == ARMCII_OP_ACC || any_short ? ARMCII_ST_MESSAGE
-                                                             : ARMCII_ST_DIRECT;
-        armcii_stat_op(what, stat_path, total_bytes(it));
-    }
-    if (it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !hw)) {
-        armcii_order_local(call, target);
-        local_blocks(call, what, type, scale, it, target);
-        armcii_hdl_done(call, hdl);
-        return 0;
-    }
-    if (what == ARMCII_OP_GET) {
-        /* Served from the cache only when every block is there; a partial answer would
-         * still cost the round trip. Each block is looked up as the contiguous range it
-         * is, so no block ever receives bytes from outside its own range. */
-        if (armcii_cache_peek_all(target, it)) {
-            armcii_cache_get_blocks(target, it);
-            armcii_hdl_done(call, hdl);
-            return 0;
-        }
-        if (spanned) { /* after the open message to the target, as any get */
-            armcii_put_open_send(call, target);
-            armcii_span_get(call, it, &span, target, hdl, blocking);
-            return 0;
-        }
-    } else {
-        armcii_cache_write_blocks(target, it);
-    }
-    int small = what == ARMCII_OP_ACC ? !hw : any_short;
-    armcii_req_kind_t kind = hw                      ? ARMCII_REQ_ACC_HW
-                             : small                 ? ARMCII_REQ_AM
-                             : what == ARMCII_OP_PUT ? ARMCII_REQ_PUT
-                                                     : ARMCII_REQ_GET;
+    n->hw =
+        what == ARMCII_OP_ACC &&
+        armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
+    n->local = it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !n->hw);
+    n->spanned =
+        !n->local && what == ARMCII_OP_GET && any_short && armcii_span_plan(it, target, &n->span);
+    n->small = what == ARMCII_OP_ACC ? !n->hw : any_short;
+    n->any_direct = what != ARMCII_OP_ACC && any_block(it, min, 0); /* asked once */
+    int direct_put = what == ARMCII_OP_PUT && n->any_direct;
     /* Blocking calls return locally complete: gets when the data is here, puts when no
      * direct write still reads the caller's buffer; packed and staged data is copied. */
-    int any_direct = what != ARMCII_OP_ACC && any_block(it, min, 0); /* asked once */
-    int direct_put = what == ARMCII_OP_PUT && any_direct;
-    int wait_here =
-        blocking && (what == ARMCII_OP_GET || direct_put || armcii_prog.sends_need_caller);
-    if (kind == ARMCII_REQ_AM && what != ARMCII_OP_GET && !direct_put &&
-        armcii_open_may_join(blocking, hdl)) {
-        /* every block a message record: they join the open message (src/core/rma.c) */
-        if (blocking)
-            armcii_order_before(call, kind, target);
-        armcii_open_join_blocks(call, target, what, type, scale, it);
-        return 0;
-    }
-    armcii_put_open_send(call, target);
-    armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = wait_here};
-    armcii_req_t *req = armcii_issue_ordered(call, &is, kind, target);
+    n->p = (armcii_plan_t){
+        .what = what,
+        .target = target,
+        .hdl = hdl,
+        .blocking = blocking,
+        .kind = n->hw                   ? ARMCII_REQ_ACC_HW
+                : n->spanned            ? ARMCII_REQ_GET /* (one read) */
+                : n->small              ? ARMCII_REQ_AM
+                : what == ARMCII_OP_PUT ? ARMCII_REQ_PUT
+                                        : ARMCII_REQ_GET,
+        .wait_here =
+            blocking && (what == ARMCII_OP_GET || direct_put || armcii_prog.sends_need_caller),
+        .stat = n->hw        ? ARMCII_ST_ATOMIC
+                : n->local   ? ARMCII_ST_LOCAL
+                : n->spanned ? (armcii_select_get(&armcii_rt.limits, path, n->span.hi - n->span.lo,
+                                                  0) == ARMCII_PROTO_BUFFERED
+                                    ? ARMCII_ST_BUFFERED
+                                    : ARMCII_ST_DIRECT)
+                : n->small   ? ARMCII_ST_MESSAGE
+                             : ARMCII_ST_DIRECT,
+        .bytes = armcii_rt.env.STATS ? total_bytes(it) : 0,
+    };
+    n->join = n->p.kind == ARMCII_REQ_AM && what != ARMCII_OP_GET && !direct_put &&
+              armcii_open_may_join(blocking, hdl);
+}
 
+/* The request of a plan that takes one: every block posted on it, as a record of a message,
+ * a staged atomic, or one RMA operation. */
+static void post(const char *call, nc_plan_t *n, int type, const void *scale, armcii_iter_t *it)
+{
+    armcii_op_t what = n->p.what;
+    int target = n->p.target;
+    size_t min = (size_t)armcii_rt.env.NC_DIRECT_MIN;
+    armcii_req_t *req = armcii_exec_begin(call, &n->p);
     char *staged = NULL;
-    if (hw) { /* libfabric atomics add; stage scale * src for them, block by block */
+    if (n->hw) { /* libfabric atomics add; stage scale * src for them, block by block */
         size_t total = 0;
         armcii_iter_t pass = *it;
         char *l, *r;
@@ -266,15 +200,15 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
             armcii_fatal(call, "out of memory staging %zu bytes", total);
     }
     armcii_amb_t *b = NULL;
-    if (small)
+    if (n->small)
         b = armcii_amb_begin(call, &req->tok, what, type, scale, target);
     char *l, *r;
     size_t len, bytes = 0;
-    if (b && !any_direct)              /* every block a record */
+    if (b && !n->any_direct)           /* every block a record */
         bytes = armcii_nc_pack(b, it); /* (leaves nothing for the loop) */
     while (armcii_iter_next(it, &l, &r, &len)) {
         bytes += len;
-        if (hw) {
+        if (n->hw) {
             const armcii_seg_t *seg = armcii_seg_of(call, target, r, len);
             armcii_acc_scale(type, scale, l, staged, len);
             armcii_ofi_acc_hw(call, &req->tok, type, staged, len, target,
@@ -292,11 +226,41 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
                                armcii_select_put_rma(&armcii_rt.limits, len, 0));
             else
                 armcii_ofi_get(call, &req->tok, l, len, target, raddr, armcii_seg_key(seg, target),
-                               armcii_select_get(&armcii_rt.limits, path, len, 0));
+                               armcii_select_get(&armcii_rt.limits, ARMCII_PATH_FABRIC, len, 0));
         }
     }
     if (b)
         armcii_amb_end(b);
-    armcii_issue_end(call, &is, bytes);
+    armcii_exec_end(call, &n->p, bytes);
+}
+
+int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, armcii_iter_t *it,
+              int target, armci_hdl_t *hdl, int blocking)
+{
+    nc_plan_t n;
+    plan(&n, what, type, it, target, hdl, blocking);
+    if (n.local) {
+        armcii_exec_local(call, what, target, n.p.bytes);
+        local_blocks(call, what, type, scale, it, target);
+        armcii_hdl_done(call, hdl);
+    } else if (what == ARMCII_OP_GET && armcii_cache_peek_all(target, it)) {
+        /* Served from the cache only when every block is there; a partial answer would
+         * still cost the round trip. Each block is looked up as the contiguous range it
+         * is, so no block ever receives bytes from outside its own range. */
+        armcii_exec_count(what, n.p.stat, n.p.bytes);
+        armcii_cache_get_blocks(target, it);
+        armcii_hdl_done(call, hdl);
+    } else if (n.spanned) {
+        armcii_span_get(call, it, &n.span, &n.p);
+    } else {
+        if (what != ARMCII_OP_GET)
+            armcii_cache_write_blocks(target, it);
+        if (n.join) { /* every block a message record: they join the open message (open.c) */
+            armcii_exec_join(call, &n.p);
+            armcii_open_join_blocks(call, target, what, type, scale, it);
+        } else {
+            post(call, &n, type, scale, it);
+        }
+    }
     return 0;
 }

@@ -15,16 +15,11 @@
 
 struct armcii_iter; /* (iter.h) */
 
-/* ---- noncontiguous operations (src/core/nc.c) ---- */
+/* ---- noncontiguous operations (src/ops/nc.c) ---- */
 
 /** Move the blocks of @p it (see iter.h) to or from @p target. Remote blocks were checked. */
 int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale,
               struct armcii_iter *it, int target, armci_hdl_t *hdl, int blocking);
-struct armcii_amb;
-/** Adds every block of @p it to the message builder @p b, records packed
- *  a bufferful per call where the blocks allow, and leaves @p it at its end; returns their
- *  bytes. */
-size_t armcii_nc_pack(struct armcii_amb *b, struct armcii_iter *it);
 /** The segment of @p target holding [@p r, +@p len), which the API layer checked: the job
  *  ends (naming an internal error) if it has none. */
 const armcii_seg_t *armcii_seg_of(const char *call, int target, const void *r, size_t len);

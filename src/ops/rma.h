@@ -16,11 +16,12 @@
 #include "../base/region.h"
 #include "../base/select.h"
 #include "../base/stats.h"
-#include "mem.h"
-#include "req.h"
-#include "runtime.h"
+#include "exec.h"
+#include "../core/mem.h"
+#include "../core/req.h"
+#include "../core/runtime.h"
 
-/* ---- contiguous operations (src/core/rma.c) ---- */
+/* ---- contiguous operations (src/ops/rma.c) ---- */
 
 /** A blocking get or put of @p len bytes between @p local and @p remote on @p target, done
  *  without the runtime lock where nothing it guards is touched: a peer on this node, a
@@ -37,7 +38,7 @@
 ARMCII_INLINE void armcii_copy_unlocked_checked(armcii_op_t what, void *local, void *remote,
                                                 size_t len)
 {
-    armcii_stat_op(what, ARMCII_ST_LOCAL, (long)len);
+    armcii_exec_count(what, ARMCII_ST_LOCAL, (long)len);
     if (what == ARMCII_OP_GET)
         armcii_place_copy(local, remote, len, 0);
     else
@@ -59,33 +60,6 @@ ARMCII_INLINE int armcii_copy_unlocked(armcii_op_t what, void *local, void *remo
    *  its elements, included). The API layer checked @p src and @p scale are not NULL. */
 int armcii_acc_unlocked(const char *call, int type, const void *scale, const void *src, void *dst,
                         size_t len, int target);
-
-/* Blocking puts sent as messages (ARMCI_PUT_MESSAGE_MAX), and blocking accumulates sent as
- * messages, share the message of the last one to their target until something else goes
- * there (ARMCI_PUT_COMBINE). Every operation to a target and every wait for one sends its
- * open message first; so do these. */
-/** May a put or accumulate sent as a message join the open message (blocking, or
- *  nonblocking on an implicit handle, where progress threads run)? */
-int armcii_open_may_join(int blocking, const armci_hdl_t *hdl);
-struct armcii_iter; /* (iter.h) */
-/** Adds every block of the walker @p it to the open message to
- *  @p target for @p what (for accumulates: of @p type and @p scale), opening one (and
- *  sending one open for something else) as needed. */
-void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int type,
-                             const void *scale, struct armcii_iter *it);
-/** Sends @p target's open put message, if it has one. */
-void armcii_put_open_send(const char *call, int target);
-/** Sends every open put message. */
-void armcii_put_open_send_all(const char *call);
-/** Sends @p target's open put message (every one when @p target < 0) for a caller that
- *  waits for its acknowledgement next: the target acknowledges it at once. */
-void armcii_put_open_send_waited(const char *call, int target);
-/** For the progress thread: sends each open message no put joined since its last pass. */
-void armcii_put_open_age(void);
-/** Registers the open messages with the waits (armcii_progress_hold). */
-void armcii_put_open_init(void);
-/** Open put messages, over all targets. */
-extern int armcii_put_open_count;
 
 int armcii_put(const char *call, const void *src, void *dst, size_t len, int target,
                const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);

@@ -6,10 +6,9 @@
 #include <string.h>
 
 #include "span.h"
-#include "mem.h"
-#include "order.h"
-#include "req.h"
-#include "runtime.h"
+#include "exec.h"
+#include "../core/mem.h"
+#include "../core/runtime.h"
 #include "../base/common.h"
 #include "../base/iter.h"
 #include "../base/place.h"
@@ -145,9 +144,10 @@ static void span_deliver(void *scratch)
     }
 }
 
-void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t *s, int target,
-                     armci_hdl_t *hdl, int blocking)
+void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t *s,
+                     armcii_plan_t *p)
 {
+    int target = p->target;
     size_t span = s->hi - s->lo;
     size_t head = sizeof(span_fill_t) + s->nblocks * sizeof(span_blk_t);
     head = (head + 63) & ~(size_t)63;
@@ -160,12 +160,11 @@ void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t
     f->data = (char *)f + head;
     f->n = collect(it, s->lo, f->blk);
 
-    armcii_issue_t is = {.hdl = hdl, .blocking = blocking, .wait_here = 1}; /* (a get's data) */
-    armcii_req_t *req = armcii_issue_ordered(call, &is, ARMCII_REQ_GET, target);
+    armcii_req_t *req = armcii_exec_begin(call, p);
     req->scratch = f; /* freed with the request, after span_deliver */
     req->on_release = span_deliver;
     armcii_ofi_get(call, &req->tok, f->data, span, target, armcii_seg_raddr(s->seg, s->lo),
                    armcii_seg_key(s->seg, target),
                    armcii_select_get(&armcii_rt.limits, ARMCII_PATH_FABRIC, span, 0));
-    armcii_issue_end(call, &is, s->bytes);
+    armcii_exec_end(call, p, s->bytes);
 }

@@ -15,6 +15,7 @@
 
 #include "../base/iter.h"
 #include "../base/region.h"
+#include "exec.h"
 
 /** The range a get's blocks span in the target's memory. */
 typedef struct {
@@ -27,9 +28,9 @@ typedef struct {
 /** Whether the get of @p it from @p target goes as one read of its span; fills @p s. */
 int armcii_span_plan(const armcii_iter_t *it, int target, armcii_nc_span_t *s);
 
-/** The get planned in @p s: issued, bound to @p hdl, and waited for when @p blocking. The
- *  caller has sent the open put message to @p target first (armcii_put_open_send). */
-void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t *s, int target,
-                     armci_hdl_t *hdl, int blocking);
+/** The get planned in @p s, carried out as the executor's plan @p p says (a request of
+ *  kind ARMCII_REQ_GET, waited for here when blocking). */
+void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t *s,
+                     armcii_plan_t *p);
 
 #endif

@@ -576,7 +576,9 @@ armcii_status_t armcii_ofi_open(void)
     rxm_settings();
     armcii_status_t st = getinfo();
     /* Every rank must have found a provider, and the same one, before anyone uses it. */
-    if ((st = armcii_ofi_agree("ARMCI_Init", armcii_tp.comm, st == ARMCII_OK)) != ARMCII_OK)
+    if ((st = armcii_ofi_agree("ARMCI_Init", armcii_tp.comm,
+                               st == ARMCII_OK ? armcii_ofi.info : NULL, armcii_ofi.atomic_cap,
+                               armcii_ofi.delivery_complete)) != ARMCII_OK)
         return st;
 
     struct fi_info *info = armcii_ofi.info;

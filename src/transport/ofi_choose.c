@@ -369,20 +369,20 @@ static void ranks_like(const choice_t *all, int n, const choice_t *like, char *o
     }
 }
 
-armcii_status_t armcii_ofi_agree(const char *call, MPI_Comm comm, int found)
+armcii_status_t armcii_ofi_agree(const char *call, MPI_Comm comm, const struct fi_info *i,
+                                 int atomic_cap, int delivery_complete)
 {
     choice_t mine;
     memset(&mine, 0, sizeof mine);
-    mine.ok = found;
-    if (found) {
-        const struct fi_info *i = armcii_ofi.info;
+    mine.ok = i != NULL;
+    if (i) {
         snprintf(mine.prov, sizeof mine.prov, "%s", i->fabric_attr->prov_name);
         snprintf(mine.fabric, sizeof mine.fabric, "%s",
                  i->fabric_attr->name ? i->fabric_attr->name : "?");
         mine.mr_mode = i->domain_attr->mr_mode;
         mine.order = i->tx_attr->msg_order;
-        mine.atomics = armcii_ofi.atomic_cap;
-        mine.dc = armcii_ofi.delivery_complete;
+        mine.atomics = atomic_cap;
+        mine.dc = delivery_complete;
         mine.manual = i->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     }
     int n;

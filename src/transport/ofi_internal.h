@@ -232,10 +232,12 @@ armcii_status_t armcii_ofi_choose(armcii_ofi_want_t *want, struct fi_info **info
 /** Whether @p prov moves data in software over the host's network stack or memory (tcp,
  *  udp, sockets, net, shm), not through a NIC of its own. */
 int armcii_ofi_is_software(const char *prov);
-/** Collective over @p comm: whether every process found a provider (@p found: this one
- *  did, armcii_ofi.info), and the same one with the same settings. A mismatch ends the
- *  job naming the ranks and their choices; ARMCII_EFABRIC where one found none. */
-armcii_status_t armcii_ofi_agree(const char *call, MPI_Comm comm, int found);
+/** Collective over @p comm: whether every process found a provider (this one: @p info,
+ *  NULL when it found none, with its @p atomic_cap and @p delivery_complete), and the same
+ *  one with the same settings. A mismatch ends the job naming the ranks and their choices;
+ *  ARMCII_EFABRIC where one found none. */
+armcii_status_t armcii_ofi_agree(const char *call, MPI_Comm comm, const struct fi_info *info,
+                                 int atomic_cap, int delivery_complete);
 /** The RDMA devices under @p sysfs (/sys: class/infiniband, class/cxi), listed into @p out;
  *  returns how many there are. */
 size_t armcii_ofi_rdma_devices(const char *sysfs, char *out, size_t len);

@@ -44,7 +44,7 @@
  * nothing of its own has changed them since). An origin has one request out at a time.
  * Every datagram carries the job's key, so that a stray one from another job is dropped.
  * What the core sends by datagram, and how that stays in order with what it sends
- * through libfabric, is src/core/dgram.c's.
+ * through libfabric, is src/ops/dgram.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>

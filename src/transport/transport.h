@@ -104,7 +104,7 @@ int armcii_bell_drain(void);
 /* Small requests served in the holder's own thread (serve.c): a datagram to the holder's
  * serving socket, announced by a signal to the thread that called ARMCI_Init, whose
  * handler serves it unless that thread is inside the runtime. The runtime lock is held
- * around every call below; src/core/dgram.c decides what goes so. */
+ * around every call below; src/ops/dgram.c decides what goes so. */
 /** Whether the serving socket is open (every process has one, or none). */
 int armcii_serve_on(void);
 /** Whether a request to @p target goes by datagram: unless the last 4 there found the

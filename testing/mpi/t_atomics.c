@@ -5,7 +5,7 @@
  * exactly the sum of all the increments, and each fetch-and-add's old value must be one
  * no other call got. Where accumulates take libfabric's atomics (ARMCI_ACC_NATIVE=1)
  * while node peers reach the memory directly, a node peer's CPU atomic racing the
- * provider's would lose updates here: every atomic on a word must go one way (src/core/amo.c,
+ * provider's would lose updates here: every atomic on a word must go one way (src/ops/amo.c,
  * select.h). GA's armci test (armci/testing/test.c, test_fetch_add and test_acc) makes
  * the same checks with fewer calls at a time; NWChem's nxtval is the counter.
  *   t_atomics [ROUNDS]   (default 4000 calls of each kind per process) */

@@ -153,7 +153,7 @@ int main(int argc, char **argv)
          * process 1 making no ARMCI call (it waits in MPI), nothing serves process 0's
          * first get until the job ends, so it is in flight by construction (the connection
          * is made first, while process 1 is in the barrier: by a nonblocking get, as a
-         * small blocking one may go by datagram, src/core/dgram.c, and make none). In
+         * small blocking one may go by datagram, src/ops/dgram.c, and make none). In
          * _node, the second one is a put to process 0 itself, complete within its call. */
         if (t_me == 0) {
             armci_hdl_t first;

@@ -164,7 +164,7 @@ int main(int argc, char **argv)
             CHECK(old != prev_swap_old || old == 0, "swap %d returned %ld twice", k, old);
             prev_swap_old = old;
             /* a read and a write made one by process 0's mutex, whose queue lock takes
-             * compare-and-swaps and swaps on process 0's words (src/core/mcs.c) */
+             * compare-and-swaps and swaps on process 0's words (src/ops/mcs.c) */
             ARMCI_Lock(0, 0);
             long v = -1;
             ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &v, (char *)base[0] + 32, 0, 0);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Strided and vector gets of short blocks, over the fabric read as the one range they span
- * (src/core/span.c) or, when that range is much longer than the blocks or crosses
+ * (src/ops/span.c) or, when that range is much longer than the blocks or crosses
  * allocations, sent as a message the target answers. Each process reads the next one's
  * memory, whose bytes are a formula of owner and offset, so every block is checked
  * against the formula; the bytes between the blocks of a scattered destination are
