@@ -92,7 +92,7 @@ static inline const armcii_seg_t *armcii_check_contig(const char *call, const vo
 static inline int armcii_check_aggregate(const char *call, const armci_hdl_t *hdl, int is_acc)
 {
     /* known addresses first: the bytes of a plain handle may be uninitialised */
-    if (hdl == NULL || !armcii_agg_addr_known(hdl) || !armcii_hdl_is_aggregate(hdl))
+    if (!armcii_agg_is(hdl))
         return 0;
     if (is_acc)
         armcii_fail_aggregate_acc(call);

@@ -32,14 +32,10 @@ static int strided(const char *call, armcii_op_t what, int type, void *scale, vo
         armcii_check_acc(call, type, scale, count[0]);
     }
     armcii_iter_t it;
-    int agg = !blocking && armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC);
+    if (!blocking)
+        armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC);
     begin(call, what, &it, src, src_stride, dst, dst_stride, count, levels, proc);
-    if (agg) {
-        armcii_agg_add(call, hdl, what, &it, proc);
-        armcii_unlock();
-        return 0;
-    }
-    int rc = armcii_nc(call, what, type, scale, &it, proc, hdl, blocking);
+    int rc = armcii_route_nc(call, what, type, scale, &it, proc, hdl, blocking);
     armcii_unlock();
     return rc;
 }

@@ -12,12 +12,6 @@ void ARMCI_INIT_HANDLE(armci_hdl_t *hdl)
     armcii_hdl_init(hdl, 0);
 }
 
-/* An aggregate handle with a collection attached. */
-static int collecting(const armci_hdl_t *hdl)
-{
-    return hdl && armcii_hdl_collecting(hdl);
-}
-
 int ARMCI_Wait(armci_hdl_t *hdl)
 {
     static const char call[] = "ARMCI_Wait";
@@ -29,22 +23,7 @@ int ARMCI_Wait(armci_hdl_t *hdl)
         return 0;
     }
     armcii_enter(call);
-    if (collecting(hdl)) {
-        armcii_agg_complete(call, hdl, 1);
-        armcii_hdl_waited(hdl);
-        armcii_unlock();
-        return 0;
-    }
-    armcii_hdl_state_t st;
-    armcii_req_t *req = armcii_req_of_handle(call, hdl, &st);
-    if (req)
-        armcii_req_wait(call, req);
-    /* A handle whose operation is done (waited or tested before, or never used) returns at
-     * once, as in ARMCI-MPI and GA's own ARMCI: GA's global/testing/thread_perf_contig.c
-     * waits on its handles a second time. A stale handle cannot reach a newer operation of
-     * its slot: the generation it holds no longer matches (src/core/req.c). */
-    if (st != ARMCII_HDL_IDLE)
-        armcii_hdl_waited(hdl);
+    armcii_route_wait(call, hdl);
     armcii_unlock();
     return 0;
 }
@@ -53,21 +32,7 @@ int ARMCI_Test(armci_hdl_t *hdl)
 {
     static const char call[] = "ARMCI_Test";
     armcii_enter(call);
-    if (collecting(hdl)) {
-        int done = armcii_agg_complete(call, hdl, 0);
-        if (done)
-            armcii_hdl_tested(hdl);
-        armcii_unlock();
-        return !done;
-    }
-    armcii_hdl_state_t st;
-    if (armcii_req_of_handle(call, hdl, &st)) {
-        armcii_progress();
-        armcii_req_of_handle(call, hdl, &st);
-    }
-    int in_progress = st == ARMCII_HDL_ACTIVE;
-    if (st == ARMCII_HDL_DONE)
-        armcii_hdl_tested(hdl);
+    int in_progress = armcii_route_test(call, hdl);
     armcii_unlock();
     /* 0 = complete, as ARMCI-MPI (src/onesided_nb.c returns !flag) and ComEx (comex_test)
      * answer; GA's global/src/nbutil.c (nga_test_internal) drops a handle when it sees 0. */
@@ -78,16 +43,8 @@ void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
 {
     static const char call[] = "ARMCI_SET_AGGREGATE_HANDLE";
     armcii_check_init(call);
-    armcii_hdl_state_t st;
     armcii_lock();
-    armcii_req_of_handle(call, hdl, &st); /* must be a handle we know */
-    if (st == ARMCII_HDL_ACTIVE)
-        armcii_fatal(call, "handle %p has an operation in flight (ARMCI_Wait on it first)",
-                     (void *)hdl);
-    if (!armcii_hdl_is_aggregate(hdl))
-        armcii_hdl_init(hdl, 1);
-    if (armcii_agg_addr_add(hdl) != 0)
-        armcii_fatal(call, "out of memory");
+    armcii_agg_set(call, hdl);
     armcii_unlock();
 }
 
@@ -97,12 +54,7 @@ void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *hdl)
     armcii_enter(call);
     if (hdl == NULL)
         armcii_fatal(call, "handle is NULL");
-    /* What it collected is completed: a plain handle cannot name a collection. */
-    if (collecting(hdl))
-        armcii_agg_complete(call, hdl, 1);
-    if (armcii_hdl_is_aggregate(hdl))
-        armcii_hdl_init(hdl, 0);
-    armcii_agg_addr_remove(hdl);
+    armcii_agg_unset(call, hdl);
     armcii_unlock();
 }
 

@@ -12,13 +12,7 @@ static int put_value(const char *call, const void *src, void *dst, int bytes, in
 {
     armcii_enter(call);
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, bytes, proc);
-    if (armcii_check_aggregate(call, hdl, 0)) { /* the value is copied into the collection */
-        armcii_agg_add_copy(call, hdl, src, (size_t)bytes, dst, proc);
-        armcii_unlock();
-        return 0;
-    }
-    armcii_put(call, src, dst, (size_t)bytes, proc, seg, NULL, 1);
-    armcii_hdl_done(call, hdl);
+    armcii_route_put_value(call, src, dst, (size_t)bytes, proc, seg, hdl);
     armcii_unlock();
     return 0;
 }
@@ -57,7 +51,7 @@ static int put_flag(const char *call, void *src, void *dst, int size, int *flag,
                     int proc, armci_hdl_t *hdl)
 {
     armcii_enter(call);
-    if (hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl))
+    if (armcii_agg_is(hdl))
         armcii_fatal(call, "flagged puts are not aggregated: use a handle without "
                            "ARMCI_SET_AGGREGATE_HANDLE");
     const armcii_seg_t *seg = armcii_check_contig(call, src, dst, size, proc);

@@ -93,12 +93,9 @@ static int vector(const char *call, armcii_op_t what, int type, void *scale, arm
         it.rlo = lo;
         it.rhi = hi;
     }
-    if (!blocking && armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC)) {
-        armcii_agg_add(call, hdl, what, &it, proc);
-        armcii_unlock();
-        return 0;
-    }
-    int rc = armcii_nc(call, what, type, scale, &it, proc, hdl, blocking);
+    if (!blocking)
+        armcii_check_aggregate(call, hdl, what == ARMCII_OP_ACC);
+    int rc = armcii_route_nc(call, what, type, scale, &it, proc, hdl, blocking);
     armcii_unlock();
     return rc;
 }

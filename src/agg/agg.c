@@ -413,3 +413,26 @@ void armcii_agg_addr_clear(void)
     armcii_agg_addrs.at = NULL;
     armcii_agg_addrs.n = agg_cap = 0;
 }
+
+void armcii_agg_set(const char *call, armci_hdl_t *hdl)
+{
+    armcii_hdl_state_t st;
+    armcii_req_of_handle(call, hdl, &st); /* must be a handle we know */
+    if (st == ARMCII_HDL_ACTIVE)
+        armcii_fatal(call, "handle %p has an operation in flight (ARMCI_Wait on it first)",
+                     (void *)hdl);
+    if (!armcii_hdl_is_aggregate(hdl))
+        armcii_hdl_init(hdl, 1);
+    if (armcii_agg_addr_add(hdl) != 0)
+        armcii_fatal(call, "out of memory");
+}
+
+void armcii_agg_unset(const char *call, armci_hdl_t *hdl)
+{
+    /* What it collected is completed: a plain handle cannot name a collection. */
+    if (armcii_hdl_collecting(hdl))
+        armcii_agg_complete(call, hdl, 1);
+    if (armcii_hdl_is_aggregate(hdl))
+        armcii_hdl_init(hdl, 0);
+    armcii_agg_addr_remove(hdl);
+}

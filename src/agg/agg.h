@@ -4,8 +4,9 @@
  * ARMCI_SET_AGGREGATE_HANDLE are collected as blocks instead of being sent, and travel as
  * vector operations (packed into messages, or zero-copy for large blocks) when the handle
  * is waited on or tested, when the list fills (ARMCI_AGG_MAX), or at a fence or barrier.
- * One file, agg.c, which sends through the core's noncontiguous path (armcii_nc) and is
- * reached by fences through a hook (armcii_fence_hook).
+ * agg.c, which sends through the operations' noncontiguous path (armcii_nc) and is
+ * reached by fences through a hook (armcii_fence_hook); and route.c, the way down from the
+ * API layer, which hands each checked call to a handle's collection or to the operations.
  */
 #ifndef ARMCII_AGG_H
 #define ARMCII_AGG_H
@@ -13,7 +14,10 @@
 #include <string.h>
 
 #include "../core/mem.h"
+#include "../core/req.h"
 #include "../core/runtime.h"
+#include "../ops/rma.h"
+#include "../base/hot.h"
 #include "../base/iter.h"
 #include "../base/op.h"
 #include "../base/pool.h"
@@ -200,5 +204,104 @@ static inline int armcii_agg_addr_known(const armci_hdl_t *h)
     return 0;
 }
 void armcii_agg_addr_clear(void);
+
+/* ---- the way down from the API layer (route.c): a checked call goes to an aggregate
+ * handle's collection or to the operations (src/ops); the API layer forks on neither ---- */
+
+/** Whether @p hdl is an aggregate handle (known addresses first: the bytes of a plain
+ *  handle may be uninitialised). */
+static inline int armcii_agg_is(const armci_hdl_t *hdl)
+{
+    return hdl && armcii_agg_addr_known(hdl) && armcii_hdl_is_aggregate(hdl);
+}
+
+/**
+ * A contiguous get or put (@p what) of @p len bytes between @p local and @p remote on
+ * @p proc without the runtime lock, where that is safe: to a fabric target, one on an
+ * aggregate handle is collected (armcii_agg_collect_unlocked); to a peer of this node it is
+ * copied (armcii_copy_unlocked), a nonblocking one complete within the call, its handle
+ * marked done (an aggregate one stays collecting). The lock and its release were half of
+ * such a call. The API layer checked that ARMCI is up, that one thread calls it, @p len,
+ * @p local and @p proc. 1 when done; 0 when the locked way must take it (anything unusual,
+ * errors included). Inline: the API function's constants (blocking, a handle or none)
+ * decide its branches.
+ */
+ARMCII_INLINE int armcii_route_unlocked(const char *call, armcii_op_t what, void *local,
+                                        void *remote, size_t len, int proc, armci_hdl_t *hdl,
+                                        int blocking)
+{
+    /* An aggregate handle's collection, if it is attached to @p proc: the lane's handle
+     * by a comparison, another one found in the registry (known addresses first: the
+     * bytes of a plain handle may be uninitialised) and the table. */
+    armcii_agg_t *rec = NULL;
+    if (!blocking && hdl) {
+        rec = armcii_agg_lane_of(hdl, proc);
+        int aggregate = rec || armcii_agg_is(hdl);
+        /* a plain handle naming an operation in flight somewhere is checked on the locked
+         * way (only this thread binds handles, so the count cannot grow behind this
+         * look); an aggregate one never names a request */
+        if (!aggregate && armcii_req_handles_bound())
+            return 0;
+        if (aggregate && !rec && !(rec = armcii_agg_attached_to(hdl, proc)))
+            return 0; /* its first operation attaches it, locked */
+    }
+    if (rec) {
+        /* a node peer's operation is a copy done at once, a fabric peer's is collected
+         * (armcii_agg_add_block); checked against the segment of the handle's last block,
+         * which holds most blocks */
+        uintptr_t r = (uintptr_t)remote;
+        if (rec->unlocked == ARMCII_AGG_LOCKED ||
+            (!armcii_agg_in_segment(rec, r, len) && !armcii_agg_find_segment(rec, r, len)))
+            return 0;
+        if (rec->unlocked == ARMCII_AGG_COLLECT)
+            return armcii_agg_collect_unlocked(rec, what, local, remote, len);
+        armcii_copy_unlocked_checked(what, local, remote, len);
+        return 1;
+    }
+    if (!armcii_copy_unlocked(what, local, remote, len, proc))
+        return 0;
+    if (!blocking)
+        armcii_hdl_done(call, hdl);
+    return 1;
+}
+
+/** An accumulate the same way, to a peer of this node under its accumulate lock only; not
+ *  on an aggregate handle (the locked way refuses it) nor on a plain one while some handle
+ *  names an operation in flight. The API layer checked @p src and @p scale. */
+ARMCII_INLINE int armcii_route_acc_unlocked(const char *call, int type, const void *scale,
+                                            const void *src, void *dst, size_t len, int proc,
+                                            armci_hdl_t *hdl, int blocking)
+{
+    if (!(blocking || !hdl || (!armcii_req_handles_bound() && !armcii_agg_is(hdl))) ||
+        !armcii_acc_unlocked(call, type, scale, src, dst, len, proc))
+        return 0;
+    if (!blocking)
+        armcii_hdl_done(call, hdl);
+    return 1;
+}
+
+/** A checked contiguous get or put (@p what) of @p len bytes between @p local and
+ *  @p remote (in @p seg) on @p proc: collected on an aggregate @p hdl, issued otherwise. */
+int armcii_route_contig(const char *call, armcii_op_t what, void *local, void *remote, size_t len,
+                        int proc, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
+/** A checked strided or vector operation (@p it): collected on an aggregate @p hdl (puts
+ *  and gets; the API layer refused an accumulate there), issued otherwise. */
+int armcii_route_nc(const char *call, armcii_op_t what, int type, const void *scale,
+                    armcii_iter_t *it, int proc, armci_hdl_t *hdl, int blocking);
+/** A put of the value at @p src (the caller's stack: it returns locally complete, and a
+ *  nonblocking form's handle reads as completed), or its copy collected on an aggregate
+ *  @p hdl. */
+void armcii_route_put_value(const char *call, const void *src, void *dst, size_t len, int proc,
+                            const armcii_seg_t *seg, armci_hdl_t *hdl);
+/** ARMCI_Wait's work on @p hdl, under the lock: an aggregate handle's collection sent and
+ *  completed, or the request it names waited for; the handle then reads as waited. */
+void armcii_route_wait(const char *call, armci_hdl_t *hdl);
+/** ARMCI_Test's: 1 while the operation @p hdl names is in flight, 0 once complete (the
+ *  handle then reads as tested). */
+int armcii_route_test(const char *call, armci_hdl_t *hdl);
+/** ARMCI_SET_AGGREGATE_HANDLE's and ARMCI_UNSET_AGGREGATE_HANDLE's work, under the lock;
+ *  unset completes what the handle collected. */
+void armcii_agg_set(const char *call, armci_hdl_t *hdl);
+void armcii_agg_unset(const char *call, armci_hdl_t *hdl);
 
 #endif
