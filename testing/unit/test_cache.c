@@ -489,18 +489,6 @@ static void test_engine_adaptive(void)
     armcii_cache_fini(&c);
 }
 
-static void report_each(void)
-{
-    for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext) {
-        for (CU_pTest t = s->pTest; t; t = t->pNext) {
-            int failed = 0;
-            for (CU_pFailureRecord f = CU_get_failure_list(); f; f = f->pNext)
-                failed |= f->pTest == t;
-            printf("%s: unit/%s/%s\n", failed ? "FAIL" : "PASS", s->pName, t->pName);
-        }
-    }
-}
-
 int main(void)
 {
     unit_watch_crashes();
@@ -520,7 +508,7 @@ int main(void)
     CU_add_test(s, "engine_adaptive", test_engine_adaptive);
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
-    report_each();
+    unit_report_each();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
     return failed == 0 ? 0 : 1;

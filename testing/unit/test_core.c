@@ -1005,18 +1005,6 @@ static void test_nodelock(void)
     munmap(pg, 4096);
 }
 
-static void report_each(void)
-{
-    for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext) {
-        for (CU_pTest t = s->pTest; t; t = t->pNext) {
-            int failed = 0;
-            for (CU_pFailureRecord f = CU_get_failure_list(); f; f = f->pNext)
-                failed |= f->pTest == t;
-            printf("%s: unit/%s/%s\n", failed ? "FAIL" : "PASS", s->pName, t->pName);
-        }
-    }
-}
-
 /* ---- the progress thread's CPUs ---- */
 
 static hwloc_bitmap_t cpus(const char *list)
@@ -1224,7 +1212,7 @@ int main(void)
     CU_add_test(s, "nodelock", test_nodelock);
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
-    report_each();
+    unit_report_each();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
     return failed == 0 ? 0 : 1;

@@ -8,6 +8,7 @@
 #define UNIT_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,6 +39,20 @@ static inline void unit_watch_crashes(void)
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGALRM};
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
         signal(sigs[i], unit_crashed);
+}
+
+/** After the run: a line a test, PASS or FAIL with its suite and name, which the suite's
+ *  summary counts. */
+static inline void unit_report_each(void)
+{
+    for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext) {
+        for (CU_pTest t = s->pTest; t; t = t->pNext) {
+            int failed = 0;
+            for (CU_pFailureRecord f = CU_get_failure_list(); f; f = f->pNext)
+                failed |= f->pTest == t;
+            printf("%s: unit/%s/%s\n", failed ? "FAIL" : "PASS", s->pName, t->pName);
+        }
+    }
 }
 
 #endif
