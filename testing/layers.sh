@@ -150,6 +150,20 @@ done
 [ -s "$log" ] && status=1 || status=0
 report $status "handles are read and written through pool.h's transitions alone" "$log"
 rm -f "$log"
+# Every operation's prologue is the executor's (docs/layers.md, "The executor"): the open
+# message sent first, ARMCI's ordering promise and the statistics' count are called there
+# and nowhere else (their own files define them).
+log=$(mktemp)
+for f in $lib_files; do
+    rel=${f#"$top"/}
+    case $rel in src/ops/exec.[ch] | src/ops/open.[ch] | src/core/order.[ch] | src/base/stats.[ch]) continue ;; esac
+    sed -e 's|/\*.*\*/||g' -e '/^[[:space:]]*\*/d' -e '/^[[:space:]]*\/\*/d' "$f" |
+        grep -nE '\b(armcii_order_before|armcii_put_open_send|armcii_stat_op)\(' |
+        sed "s|^|$rel:|; s|\$|   (the executor's, src/ops/exec.c)|" >>"$log"
+done
+[ -s "$log" ] && status=1 || status=0
+report $status "the open message, the ordering promise and the count are the executor's calls" "$log"
+rm -f "$log"
 # Calls between files form no circle but the one named here (docs/layers.md, "Calls go one
 # way"): file A uses B when A's object needs a function or a global B's defines (reading
 # another file's state is depending on it), or when A names an inline function of B's
