@@ -492,24 +492,18 @@ static void test_engine_adaptive(void)
 int main(void)
 {
     unit_watch_crashes();
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("cache", NULL, NULL);
-    CU_add_test(s, "cuckoo_basic", test_cuckoo_basic);
-    CU_add_test(s, "cuckoo_kick_bound", test_cuckoo_kick_bound);
-    CU_add_test(s, "cuckoo_resize", test_cuckoo_resize);
-    CU_add_test(s, "store_best_fit", test_store_best_fit);
-    CU_add_test(s, "store_merge", test_store_merge);
-    CU_add_test(s, "store_random", test_store_random);
-    CU_add_test(s, "engine_containment", test_engine_containment);
-    CU_add_test(s, "engine_invalidate", test_engine_invalidate);
-    CU_add_test(s, "engine_invalidate_owner", test_engine_invalidate_owner);
-    CU_add_test(s, "engine_eviction_score", test_engine_eviction_score);
-    CU_add_test(s, "engine_adaptive", test_engine_adaptive);
-    CU_basic_set_mode(CU_BRM_NORMAL);
-    CU_basic_run_tests();
-    unit_report_each();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed == 0 ? 0 : 1;
+    static const unit_test_t tests[] = {
+        {"cuckoo_basic", test_cuckoo_basic},
+        {"cuckoo_kick_bound", test_cuckoo_kick_bound},
+        {"cuckoo_resize", test_cuckoo_resize},
+        {"store_best_fit", test_store_best_fit},
+        {"store_merge", test_store_merge},
+        {"store_random", test_store_random},
+        {"engine_containment", test_engine_containment},
+        {"engine_invalidate", test_engine_invalidate},
+        {"engine_invalidate_owner", test_engine_invalidate_owner},
+        {"engine_eviction_score", test_engine_eviction_score},
+        {"engine_adaptive", test_engine_adaptive},
+    };
+    return unit_run("cache", tests, sizeof(tests) / sizeof(tests[0]));
 }

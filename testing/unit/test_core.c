@@ -1184,36 +1184,30 @@ static void test_am_acks(void)
 int main(void)
 {
     unit_watch_crashes();
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("core", NULL, NULL);
-    CU_add_test(s, "abi", test_abi);
-    CU_add_test(s, "env_parsers", test_env_parsers);
-    CU_add_test(s, "env_load", test_env_load);
-    CU_add_test(s, "env_same", test_env_same);
-    CU_add_test(s, "env_foreign", test_env_foreign);
-    CU_add_test(s, "halloc", test_halloc);
-    CU_add_test(s, "halloc_fragmentation", test_halloc_fragmentation);
-    CU_add_test(s, "region", test_region);
-    CU_add_test(s, "warm_touch", test_warm_touch);
-    CU_add_test(s, "place", test_place);
-    CU_add_test(s, "pool", test_pool);
-    CU_add_test(s, "handles in flight by address", test_pool_bound);
-    CU_add_test(s, "handles", test_handles);
-    CU_add_test(s, "select", test_select);
-    CU_add_test(s, "select_limits", test_select_limits);
-    CU_add_test(s, "morton_code", test_morton_code);
-    CU_add_test(s, "morton_share", test_morton_share);
-    CU_add_test(s, "strided_iter", test_strided_iter);
-    CU_add_test(s, "vector_scan", test_vector_scan);
-    CU_add_test(s, "progress_cpus", test_progress_cpus);
-    CU_add_test(s, "nic_pick", test_nic_pick);
-    CU_add_test(s, "am_acks", test_am_acks);
-    CU_add_test(s, "nodelock", test_nodelock);
-    CU_basic_set_mode(CU_BRM_NORMAL);
-    CU_basic_run_tests();
-    unit_report_each();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed == 0 ? 0 : 1;
+    static const unit_test_t tests[] = {
+        {"abi", test_abi},
+        {"env_parsers", test_env_parsers},
+        {"env_load", test_env_load},
+        {"env_same", test_env_same},
+        {"env_foreign", test_env_foreign},
+        {"halloc", test_halloc},
+        {"halloc_fragmentation", test_halloc_fragmentation},
+        {"region", test_region},
+        {"warm_touch", test_warm_touch},
+        {"place", test_place},
+        {"pool", test_pool},
+        {"handles in flight by address", test_pool_bound},
+        {"handles", test_handles},
+        {"select", test_select},
+        {"select_limits", test_select_limits},
+        {"morton_code", test_morton_code},
+        {"morton_share", test_morton_share},
+        {"strided_iter", test_strided_iter},
+        {"vector_scan", test_vector_scan},
+        {"progress_cpus", test_progress_cpus},
+        {"nic_pick", test_nic_pick},
+        {"am_acks", test_am_acks},
+        {"nodelock", test_nodelock},
+    };
+    return unit_run("core", tests, sizeof(tests) / sizeof(tests[0]));
 }

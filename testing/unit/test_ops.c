@@ -439,22 +439,16 @@ int main(void)
         fprintf(stderr, "test_ops: the pretend job did not come up\n");
         return 1;
     }
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("ops", NULL, NULL);
-    CU_add_test(s, "put_get", test_put_get);
-    CU_add_test(s, "put_large", test_put_large);
-    CU_add_test(s, "acc", test_acc);
-    CU_add_test(s, "acc_int", test_acc_int);
-    CU_add_test(s, "nbget_handle", test_nbget_handle);
-    CU_add_test(s, "strided", test_strided);
-    CU_add_test(s, "aggregate", test_aggregate);
-    CU_add_test(s, "rmw", test_rmw);
-    CU_add_test(s, "pool_full", test_pool_full);
-    CU_basic_set_mode(CU_BRM_NORMAL);
-    CU_basic_run_tests();
-    unit_report_each();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed == 0 ? 0 : 1;
+    static const unit_test_t tests[] = {
+        {"put_get", test_put_get},
+        {"put_large", test_put_large},
+        {"acc", test_acc},
+        {"acc_int", test_acc_int},
+        {"nbget_handle", test_nbget_handle},
+        {"strided", test_strided},
+        {"aggregate", test_aggregate},
+        {"rmw", test_rmw},
+        {"pool_full", test_pool_full},
+    };
+    return unit_run("ops", tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -55,4 +55,28 @@ static inline void unit_report_each(void)
     }
 }
 
+/** One test of a suite: its name, its function. */
+typedef struct {
+    const char *name;
+    CU_TestFunc fn;
+} unit_test_t;
+
+/** Runs the @p n tests of @p suite, prints a line for each (unit_report_each) and returns the
+ *  program's exit status: 0 when all passed, 1 when one failed, 2 when CUnit could not
+ *  start. */
+static inline int unit_run(const char *suite, const unit_test_t *tests, size_t n)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite(suite, NULL, NULL);
+    for (size_t i = 0; i < n; i++)
+        CU_add_test(s, tests[i].name, tests[i].fn);
+    CU_basic_set_mode(CU_BRM_NORMAL);
+    CU_basic_run_tests();
+    unit_report_each();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed == 0 ? 0 : 1;
+}
+
 #endif
