@@ -16,7 +16,7 @@
 #include "../core/mem.h"
 #include "../core/req.h"
 #include "../core/runtime.h"
-#include "../ops/rma.h"
+#include "../ops/local.h"
 #include "../base/hot.h"
 #include "../base/iter.h"
 #include "../base/op.h"

@@ -8,11 +8,11 @@
 #include "amo.h"
 #include "dgram.h"
 #include "exec.h"
+#include "local.h"
 #include "../core/mem.h"
 #include "nc.h"
 #include "../core/req.h"
 #include "../core/runtime.h"
-#include "../base/acc.h"
 #include "../base/common.h"
 #include "../base/op.h"
 #include "../base/pool.h"
@@ -33,10 +33,8 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
     if (!hw) {
         /* Otherwise a CPU atomic at the memory: directly on the same node (nothing is held
          * back for a node peer), ... */
-        if (armcii_path(target) != ARMCII_PATH_FABRIC) {
-            armcii_exec_local(call, ARMCII_OP_RMW, target, (long)size);
-            return armcii_rmw_apply(op, addr, operand, &comparand);
-        }
+        if (armcii_path(target) != ARMCII_PATH_FABRIC)
+            return armcii_local_rmw(call, op, target, addr, operand, comparand);
         /* ... across the fabric by a datagram to the holder's own thread (dgram.c), unless
          * the holder was found polling inside ARMCI, where libfabric answers sooner; before
          * anything else goes, so that it takes the accumulates waiting in the open

@@ -23,6 +23,7 @@
  *   rma.h, nc.h, amo.h, span.h
  *               contiguous, noncontiguous and read-modify-write operations, and the reads
  *               of a get's short blocks' range
+ *   local.h     every copy, accumulate and read-modify-write done at node memory
  *   mcs.h       ARMCI's mutexes as MCS queue locks (mcs.c)
  * Below the core: src/base, the transport (transport.h), the get cache (getcache.h) and
  * the job's health (health.h); docs/layers.md has the rules.
@@ -39,6 +40,7 @@
 #include "../core/topo.h"
 #include "amo.h"
 #include "exec.h"
+#include "local.h"
 #include "mcs.h"
 #include "nc.h"
 #include "open.h"

@@ -16,6 +16,7 @@
 
 #include "nc.h"
 #include "exec.h"
+#include "local.h"
 #include "open.h"
 #include "../core/mem.h"
 #include "../core/progress.h"
@@ -26,7 +27,6 @@
 #include "../base/common.h"
 #include "../base/iter.h"
 #include "../base/op.h"
-#include "../base/place.h"
 #include "../base/pool.h"
 #include "../base/region.h"
 #include "../base/select.h"
@@ -34,59 +34,14 @@
 #include "../cache/getcache.h"
 #include "../transport/transport.h"
 
-/* One I/O vector entry on the node: its blocks copied source to destination, straight
- * from the entry's arrays (the walker and a call per block cost more than the copies of
- * small blocks). Blocks the placement policy leaves in the cache are plain copies, of a
- * size known at compile time for the common element sizes. */
-static void copy_group(const armci_giov_t *v)
+/* The statistics column of a spanned get: how its one read of the range goes (asked only
+ * where ARMCI_STATS counts it). */
+static int span_stat(armcii_path_t path, const armcii_nc_span_t *span)
 {
-    if (v->bytes <= 0)
-        return;
-    size_t len = (size_t)v->bytes;
-    void **src = v->src_ptr_array, **dst = v->dst_ptr_array;
-    int n = v->ptr_array_len;
-    if (armcii_place_memory(len, 0)) {
-        for (int k = 0; k < n; k++)
-            armcii_place_copy(dst[k], src[k], len, 0);
-    } else if (len == 8) {
-        for (int k = 0; k < n; k++)
-            memmove(dst[k], src[k], 8);
-    } else if (len == 4) {
-        for (int k = 0; k < n; k++)
-            memmove(dst[k], src[k], 4);
-    } else if (len == 16) {
-        for (int k = 0; k < n; k++)
-            memmove(dst[k], src[k], 16);
-    } else {
-        for (int k = 0; k < n; k++)
-            memmove(dst[k], src[k], len);
-    }
-}
-
-static void local_blocks(const char *call, armcii_op_t what, int type, const void *scale,
-                         armcii_iter_t *it, int target)
-{
-    char *l, *r;
-    size_t len;
-    if (what == ARMCII_OP_ACC) {
-        int slot = armcii_slot_of(target);
-        armcii_shm_acc_lock(call, slot);
-        while (armcii_iter_next(it, &l, &r, &len))
-            armcii_acc_apply(type, scale, l, r, len);
-        armcii_shm_acc_unlock(slot);
-        return;
-    }
-    if (it->vector == 1) {
-        for (int g = 0; g < it->iov_len; g++)
-            copy_group(&it->iov[g]);
-        return;
-    }
-    while (armcii_iter_next(it, &l, &r, &len)) {
-        if (what == ARMCII_OP_PUT)
-            armcii_place_copy(r, l, len, 0);
-        else
-            armcii_place_copy(l, r, len, 0);
-    }
+    return armcii_select_get(&armcii_rt.limits, path, span->hi - span->lo, 0) ==
+                   ARMCII_PROTO_BUFFERED
+               ? ARMCII_ST_BUFFERED
+               : ARMCII_ST_DIRECT;
 }
 
 /* Is any block shorter (@p shorter) or not shorter than @p min bytes? */
@@ -167,10 +122,7 @@ static void plan(nc_plan_t *n, armcii_op_t what, int type, armcii_iter_t *it, in
             blocking && (what == ARMCII_OP_GET || direct_put || armcii_prog.sends_need_caller),
         .stat = n->hw        ? ARMCII_ST_ATOMIC
                 : n->local   ? ARMCII_ST_LOCAL
-                : n->spanned ? (armcii_select_get(&armcii_rt.limits, path, n->span.hi - n->span.lo,
-                                                  0) == ARMCII_PROTO_BUFFERED
-                                    ? ARMCII_ST_BUFFERED
-                                    : ARMCII_ST_DIRECT)
+                : n->spanned ? (armcii_rt.env.STATS ? span_stat(path, &n->span) : ARMCII_ST_DIRECT)
                 : n->small   ? ARMCII_ST_MESSAGE
                              : ARMCII_ST_DIRECT,
         .bytes = armcii_rt.env.STATS ? total_bytes(it) : 0,
@@ -240,9 +192,7 @@ int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale, a
     nc_plan_t n;
     plan(&n, what, type, it, target, hdl, blocking);
     if (n.local) {
-        armcii_exec_local(call, what, target, n.p.bytes);
-        local_blocks(call, what, type, scale, it, target);
-        armcii_hdl_done(call, hdl);
+        armcii_local_blocks(call, what, type, scale, it, target, hdl, n.p.bytes);
     } else if (what == ARMCII_OP_GET && armcii_cache_peek_all(target, it)) {
         /* Served from the cache only when every block is there; a partial answer would
          * still cost the round trip. Each block is looked up as the contiguous range it

@@ -11,6 +11,7 @@
 
 #include "rma.h"
 #include "dgram.h"
+#include "local.h"
 #include "exec.h"
 #include "../core/mem.h"
 #include "open.h"
@@ -21,7 +22,6 @@
 #include "../base/common.h"
 #include "../base/hot.h"
 #include "../base/op.h"
-#include "../base/place.h"
 #include "../base/pool.h"
 #include "../base/region.h"
 #include "../base/select.h"
@@ -34,40 +34,12 @@ static uint64_t remote_addr(const armcii_seg_t *seg, const void *addr)
     return armcii_seg_raddr(seg, (uintptr_t)addr);
 }
 
-/* Self and same node (and nothing to move): a copy, complete within the call, placed as
- * ARMCI_PLACEMENT says (src/base/place.c); @p announced: a flag follows the data. */
-ARMCII_HOT static void local_copy(const char *call, int target, void *dst, const void *src,
-                                  size_t len, armci_hdl_t *hdl, armcii_op_t kind, int announced)
-{
-    armcii_exec_local(call, kind, target, (long)len);
-    armcii_place_copy(dst, src, len, announced);
-    armcii_hdl_done(call, hdl);
-}
-
-ARMCII_HOT int armcii_acc_unlocked(const char *call, int type, const void *scale, const void *src,
-                                   void *dst, size_t len, int target)
-{
-    /* As for copies (armcii_copy_unlocked, rma.h); and where accumulates take libfabric
-     * atomics (to node peers too, to stay atomic with remote peers' atomics) this is not
-     * the way. */
-    size_t es = armcii_acc_type_size(type);
-    if (!armcii_rt.one_caller || armcii_rt.limits.acc_hw || len == 0 || es == 0 || len % es != 0 ||
-        target < 0 || target >= armcii_rt.nproc || armcii_path(target) != ARMCII_PATH_SHM ||
-        armcii_select_acc(&armcii_rt.limits, ARMCII_PATH_SHM, armcii_acc_hw_ok(type)) !=
-            ARMCII_PROTO_LOCAL ||
-        !armcii_region_find_fast(&armcii_mem.regions, target, (uintptr_t)dst, len))
-        return 0;
-    armcii_exec_count(ARMCII_OP_ACC, ARMCII_ST_LOCAL, (long)len);
-    armcii_shm_acc(call, armcii_slot_of(target), type, scale, src, dst, len);
-    return 1;
-}
-
 ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t len, int target,
                           const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking)
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, target, dst, src, len, hdl, ARMCII_OP_GET, 0);
+        armcii_local_copy(call, ARMCII_OP_GET, target, dst, src, len, hdl, 0);
         return 0;
     }
     void *fill = NULL;
@@ -115,7 +87,7 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
 {
     armcii_path_t path = armcii_path(target);
     if (len == 0 || path != ARMCII_PATH_FABRIC) {
-        local_copy(call, target, dst, src, len, hdl, ARMCII_OP_PUT, 0);
+        armcii_local_copy(call, ARMCII_OP_PUT, target, dst, src, len, hdl, 0);
         return 0;
     }
     armcii_cache_write(target, dst, len);
@@ -182,7 +154,7 @@ void armcii_put_flag(const char *call, const void *src, void *dst, const armcii_
 {
     armcii_path_t path = armcii_path(target);
     if (path != ARMCII_PATH_FABRIC) {
-        local_copy(call, target, dst, src, len, hdl, ARMCII_OP_PUT, 1);
+        armcii_local_copy(call, ARMCII_OP_PUT, target, dst, src, len, hdl, 1);
         /* A fence, not only a release store: a large copy may use non-temporal stores. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         __atomic_store_n(flag, value, __ATOMIC_RELEASE);
@@ -223,10 +195,7 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
     armcii_path_t path = armcii_path(target);
     armcii_proto_t proto = armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type));
     if (len == 0 || proto == ARMCII_PROTO_LOCAL) {
-        armcii_exec_local(call, ARMCII_OP_ACC, target, (long)len);
-        if (len > 0)
-            armcii_shm_acc(call, armcii_slot_of(target), type, scale, src, dst, len);
-        armcii_hdl_done(call, hdl);
+        armcii_local_acc(call, type, scale, src, dst, len, target, hdl);
         return 0;
     }
     armcii_cache_write(target, dst, len);
