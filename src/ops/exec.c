@@ -7,6 +7,7 @@
 #include "dgram.h"
 #include "open.h"
 #include "../core/order.h"
+#include "../core/progress.h"
 #include "../base/hot.h"
 #include "../base/op.h"
 #include "../base/pool.h"
@@ -48,6 +49,7 @@ ARMCII_HOT armcii_req_t *armcii_exec_begin(const char *call, armcii_plan_t *p)
 void armcii_exec_unrequested(const char *call, const armcii_plan_t *p)
 {
     before(call, p);
+    armcii_datagrams_before(call, p->target); /* (what armcii_req_new would ask) */
 }
 
 void armcii_ops_init(void)

@@ -112,6 +112,8 @@ static void send_all(const char *call, int waited)
 
 void armcii_put_open_send(const char *call, int target)
 {
+    if (!open_slot_of(target))
+        return; /* (the request that follows asks the datagrams itself: armcii_req_new) */
     armcii_datagrams_before(call, target);
     send_one(call, target, 0);
 }

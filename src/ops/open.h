@@ -32,7 +32,7 @@ void armcii_open_join_blocks(const char *call, int target, armcii_op_t what, int
 /** Adds every block of @p it to the message builder @p b, records packed a bufferful per
  *  call where the blocks allow, and leaves @p it at its end; returns their bytes. */
 size_t armcii_nc_pack(struct armcii_amb *b, struct armcii_iter *it);
-/** Sends @p target's open put message, if it has one. */
+/** Sends @p target's open put message, if it has one (after the datagrams out to it). */
 void armcii_put_open_send(const char *call, int target);
 /** Sends every open put message. */
 void armcii_put_open_send_all(const char *call);
