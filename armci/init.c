@@ -199,7 +199,7 @@ int ARMCIX_Path_of(int proc)
 const char *ARMCIX_Provider_name(void)
 {
     armcii_check_init("ARMCIX_Provider_name");
-    return armcii_ofi_provider();
+    return armcii_net_provider();
 }
 
 /* Profiling names (see ARMCII_PROFILED). */
@@ -219,7 +219,7 @@ int ARMCIX_Resources(armcix_resources_t *res)
     armcii_enter(call);
     int used = 0, total = 0, reqs = 0, slots = 0;
     if (armcii_rt.fabric)
-        armcii_ofi_bounce_usage(&used, &total);
+        armcii_net_bounce_usage(&used, &total);
     armcii_req_counts(&reqs, &slots);
     res->requests_in_use = reqs;
     res->requests_max = slots;

@@ -92,6 +92,8 @@ armcii_place_mode src/base/place.c
 armcii_env_rows src/base/env.c
 armcii_env_foreign src/base/env.c
 armcii_ofi src/transport/ofi.c src/transport/ofi_internal.h
+armcii_ofi_reg src/transport/ofi_mr.c
+armcii_ofi_post src/transport/ofi_post.c src/transport/ofi_internal.h
 armcii_fi src/transport/ofi_load.c
 armcii_tp src/transport/host.c
 armcii_hh src/health/health_host.c

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the fabric transport can do, as it reports it once at start-up
- * (armcii_ofi_init). The core derives its protocol limits and ordering rules from these
+ * (armcii_net_init). The core derives its protocol limits and ordering rules from these
  * facts (select.c, progress.c); the transport keeps no policy of the core's. Pure, so that
  * the selector's unit tests build synthetic providers from it.
  */

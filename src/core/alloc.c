@@ -87,7 +87,7 @@ static armcii_status_t carve(const char *call, size_t len, int remote, void **ad
         return st;
     *registered_p = 0;
     if (armcii_rt.fabric && remote) {
-        st = armcii_ofi_mr_reg(call, *addr_p, len, mr_p);
+        st = armcii_net_register(call, *addr_p, len, mr_p);
         if (st != ARMCII_OK) {
             armcii_shm_free(*off_p, *rounded_p);
             return st;
@@ -123,7 +123,7 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     /* Everybody learns whether everybody succeeded, so no one is left waiting. */
     int fabric = armcii_rt.fabric;
     alloc_hdr_t *hdr =
-        exchange_hdr(call, HDR_ALLOC, st != ARMCII_OK, fabric ? armcii_ofi_key_next() : 0, comm, n);
+        exchange_hdr(call, HDR_ALLOC, st != ARMCII_OK, fabric ? armcii_net_key_next() : 0, comm, n);
     uint64_t out[2] = {0, 0}; /* any failed; the largest next key */
     for (int i = 0; i < n; i++) {
         out[0] |= hdr[i].failed;
@@ -137,8 +137,8 @@ int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_
     int agreed = fabric && armcii_rt.caps.keys_chosen;
     block_info_t mine = {(uintptr_t)a->my_base, (uint64_t)size, 0};
     if (fabric && size > 0) {
-        st = agreed ? armcii_ofi_mr_reg_key(call, a->my_base, (size_t)size, out[1], &a->mr)
-                    : armcii_ofi_mr_reg(call, a->my_base, (size_t)size, &a->mr);
+        st = agreed ? armcii_net_register_key(call, a->my_base, (size_t)size, out[1], &a->mr)
+                    : armcii_net_register(call, a->my_base, (size_t)size, &a->mr);
         if (st == ARMCII_OK) {
             a->registered = 1;
             mine.key = a->mr.key;
@@ -292,7 +292,7 @@ int armcii_free_comm(const char *call, void *ptr, MPI_Comm comm)
     free(ptrs);
     free(world);
     if (a->registered)
-        armcii_ofi_mr_dereg(&a->mr);
+        armcii_net_unregister(&a->mr);
     if (a->my_base)
         armcii_shm_free(a->my_off, a->my_len);
     armcii_alloc_t **pp = &armcii_mem.allocs;
@@ -330,7 +330,7 @@ void armcii_free_local(const char *call, void *ptr)
     local_block_t *b = *pp;
     *pp = b->next;
     if (b->registered)
-        armcii_ofi_mr_dereg(&b->mr);
+        armcii_net_unregister(&b->mr);
     armcii_shm_free(b->off, b->rounded);
     free(b);
 }
@@ -352,7 +352,7 @@ void armcii_alloc_drop_all(void)
     while (a) {
         armcii_alloc_t *next = a->next;
         if (a->registered)
-            armcii_ofi_mr_dereg(&a->mr);
+            armcii_net_unregister(&a->mr);
         free(a->keys);
         free(a);
         a = next;

@@ -38,7 +38,7 @@ extern char **environ;
  * process's memory goes (libfabric's and MPI's own are the difference). */
 static void memory_line(char *line, size_t n)
 {
-    size_t registered = 0, fabric = armcii_rt.fabric ? armcii_ofi_bytes(&registered) : 0;
+    size_t registered = 0, fabric = armcii_rt.fabric ? armcii_net_bytes(&registered) : 0;
     size_t peers = (size_t)armcii_rt.nproc * sizeof(*armcii_reqs.peers);
     snprintf(line, n,
              "memory: request pool %zu KiB, region table %zu KiB, process table %zu KiB, "
@@ -149,7 +149,7 @@ static void print_settings(void)
     armcii_info_line(line);
     const armcii_sel_limits_t *limits = &armcii_rt.limits; /* runtime.c's: read only */
     if (armcii_rt.rank == 0)
-        armcii_ofi_describe(armcii_info_line, limits);
+        armcii_net_describe(armcii_info_line, limits);
     if (armcii_prog.thread_on)
         snprintf(line, sizeof(line),
                  "progress thread: on, runs on %s; naps %ld us when idle (%s); %s; %s",

@@ -21,10 +21,10 @@
  * returns once they have landed. Returns its request, or NULL when none is needed. */
 static armcii_req_t *flush_start(const char *call, int target)
 {
-    if (!armcii_ofi_unflushed(target))
+    if (!armcii_net_unflushed(target))
         return NULL;
     armcii_req_t *req = armcii_req_new(call, ARMCII_REQ_GET, target, 0);
-    armcii_ofi_flush_post(call, &req->tok, target);
+    armcii_net_flush(call, &req->tok, target);
     armcii_req_issued(req);
     return req;
 }

@@ -93,7 +93,7 @@ int armcii_progress(void)
     if (armcii_prog.in_progress)
         return 0;
     armcii_prog.in_progress = 1;
-    int n = armcii_rt.fabric ? armcii_ofi_progress() : 0;
+    int n = armcii_rt.fabric ? armcii_net_progress() : 0;
     armcii_prog.in_progress = 0;
     return n;
 }
@@ -128,7 +128,7 @@ static void timed_out(const char *call, const char *what, int target, double wai
                  "%s to rank %d has not completed after %.0f s (provider %s; is rank %d "
                  "alive, and calling ARMCI or running its progress thread? see "
                  "ARMCI_TIMEOUT)",
-                 what, target, waited, armcii_ofi_provider(), target);
+                 what, target, waited, armcii_net_provider(), target);
 }
 
 /* Bounds a wait by ARMCI_TIMEOUT, looking at the clock only every ARMCII_CLOCK_EVERY polls; with

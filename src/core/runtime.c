@@ -37,7 +37,7 @@ void armcii_rt_use_shm(int shm)
 
 armcii_status_t armcii_rt_open_fabric(void)
 {
-    armcii_status_t st = armcii_ofi_init(&armcii_rt.caps);
+    armcii_status_t st = armcii_net_init(&armcii_rt.caps);
     if (st != ARMCII_OK)
         return st;
     armcii_rt.fabric = 1;
@@ -50,7 +50,7 @@ armcii_status_t armcii_rt_open_fabric(void)
 void armcii_rt_close_fabric(void)
 {
     if (armcii_rt.fabric)
-        armcii_ofi_fini();
+        armcii_net_fini();
     armcii_rt.fabric = 0;
 }
 

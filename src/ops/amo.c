@@ -59,9 +59,9 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         armcii_req_t *req = armcii_exec_begin(call, &p);
         uint64_t result = 0, opnd = operand, cmp = comparand;
         uint32_t r32 = 0, o32 = (uint32_t)operand;
-        armcii_ofi_rmw_hw(call, &req->tok, op, size == 4 ? (void *)&r32 : (void *)&result,
-                          size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
-                          armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
+        armcii_net_rmw(call, &req->tok, op, size == 4 ? (void *)&r32 : (void *)&result,
+                       size == 4 ? (const void *)&o32 : (const void *)&opnd, &cmp, target,
+                       armcii_seg_raddr(seg, (uintptr_t)addr), armcii_seg_key(seg, target));
         armcii_exec_end(call, &p, size);
         return size == 4 ? r32 : result;
     }

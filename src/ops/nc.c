@@ -163,8 +163,8 @@ static void post(const char *call, nc_plan_t *n, int type, const void *scale, ar
         if (n->hw) {
             const armcii_seg_t *seg = armcii_seg_of(call, target, r, len);
             armcii_acc_scale(type, scale, l, staged, len);
-            armcii_ofi_acc_hw(call, &req->tok, type, staged, len, target,
-                              armcii_seg_raddr(seg, (uintptr_t)r), armcii_seg_key(seg, target));
+            armcii_net_acc(call, &req->tok, type, staged, len, target,
+                           armcii_seg_raddr(seg, (uintptr_t)r), armcii_seg_key(seg, target));
             staged += len;
         } else if (len < min || what == ARMCII_OP_ACC) {
             armcii_amb_add(b, l, (uint64_t)(uintptr_t)r, len);
@@ -174,10 +174,10 @@ static void post(const char *call, nc_plan_t *n, int type, const void *scale, ar
             /* (a block this long moves by RMA: never as a message, whatever
              * ARMCI_PUT_MESSAGE_MAX says of contiguous puts) */
             if (what == ARMCII_OP_PUT)
-                armcii_ofi_put(call, &req->tok, l, len, target, raddr, armcii_seg_key(seg, target),
+                armcii_net_put(call, &req->tok, l, len, target, raddr, armcii_seg_key(seg, target),
                                armcii_select_put_rma(&armcii_rt.limits, len, 0));
             else
-                armcii_ofi_get(call, &req->tok, l, len, target, raddr, armcii_seg_key(seg, target),
+                armcii_net_get(call, &req->tok, l, len, target, raddr, armcii_seg_key(seg, target),
                                armcii_select_get(&armcii_rt.limits, ARMCII_PATH_FABRIC, len, 0));
         }
     }

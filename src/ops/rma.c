@@ -74,7 +74,7 @@ ARMCII_HOT int armcii_get(const char *call, const void *src, void *dst, size_t l
         req->on_release = armcii_cache_fill_end; /* delivers, then keeps a copy */
         dst = armcii_cache_fill_data(fill);
     }
-    armcii_ofi_get(call, &req->tok, dst, len, target, remote_addr(seg, src),
+    armcii_net_get(call, &req->tok, dst, len, target, remote_addr(seg, src),
                    armcii_seg_key(seg, target), proto);
     armcii_exec_end(call, &p, len);
     if (t0 > 0) /* (a long one: the holder computes, the next goes by datagram) */
@@ -131,12 +131,12 @@ ARMCII_HOT int armcii_put(const char *call, const void *src, void *dst, size_t l
     uint64_t raddr = remote_addr(seg, dst);
     if (proto == ARMCII_PROTO_INJECT) {
         armcii_exec_unrequested(call, &p);
-        armcii_ofi_put(call, NULL, src, len, target, raddr, armcii_seg_key(seg, target), proto);
+        armcii_net_put(call, NULL, src, len, target, raddr, armcii_seg_key(seg, target), proto);
         armcii_hdl_done(call, hdl);
         return 0;
     }
     armcii_req_t *req = armcii_exec_begin(call, &p);
-    armcii_ofi_put(call, &req->tok, src, len, target, raddr, armcii_seg_key(seg, target), proto);
+    armcii_net_put(call, &req->tok, src, len, target, raddr, armcii_seg_key(seg, target), proto);
     armcii_exec_end(call, &p, len);
     return 0;
 }
@@ -237,8 +237,8 @@ ARMCII_HOT int armcii_acc(const char *call, int type, const void *scale, const v
             memcpy(staged, src, len);
         else
             armcii_acc_scale(type, scale, src, staged, len);
-        armcii_ofi_acc_hw(call, &req->tok, type, staged, len, target, remote_addr(seg, dst),
-                          armcii_seg_key(seg, target));
+        armcii_net_acc(call, &req->tok, type, staged, len, target, remote_addr(seg, dst),
+                       armcii_seg_key(seg, target));
     } else {
         armcii_amb_t *b = armcii_amb_begin(call, &req->tok, ARMCII_OP_ACC, type, scale, target);
         armcii_amb_add(b, (char *)src, (uint64_t)(uintptr_t)dst, len);

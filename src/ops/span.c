@@ -163,7 +163,7 @@ void armcii_span_get(const char *call, armcii_iter_t *it, const armcii_nc_span_t
     armcii_req_t *req = armcii_exec_begin(call, p);
     req->scratch = f; /* freed with the request, after span_deliver */
     req->on_release = span_deliver;
-    armcii_ofi_get(call, &req->tok, f->data, span, target, armcii_seg_raddr(s->seg, s->lo),
+    armcii_net_get(call, &req->tok, f->data, span, target, armcii_seg_raddr(s->seg, s->lo),
                    armcii_seg_key(s->seg, target),
                    armcii_select_get(&armcii_rt.limits, ARMCII_PATH_FABRIC, span, 0));
     armcii_exec_end(call, p, s->bytes);

@@ -169,7 +169,7 @@ static int try_send_bounce(int to, void *b, size_t len)
     op->kind = OFI_OP_SEND;
     op->target = to;
     op->bounce = b;
-    void *desc = OFI_LOCAL("armci", "fi_send", to, b, len, armcii_ofi.bounce_mr.desc);
+    void *desc = OFI_LOCAL("armci", "fi_send", to, b, len, armcii_ofi_post.bounce_mr.desc);
     int rc = (int)fi_send(armcii_ofi.ep, b, len, desc, armcii_ofi.peers[to].addr, &op->ctx);
     if (rc != 0)
         armcii_ofi_op_put(op);
@@ -314,11 +314,11 @@ armcii_status_t armcii_am_init(void)
         return ARMCII_ENOMEM;
     register_engine();
     armcii_ofi_set_receiver(armcii_am_handle, armcii_am_flush_deferred, &am.owed);
-    am.buf_size = armcii_ofi.bounce_size;
+    am.buf_size = armcii_ofi_post.bounce_size;
     size_t total = armcii_am_bytes();
     if (posix_memalign((void **)&am.slab, 4096, total) != 0)
         return ARMCII_ENOMEM;
-    armcii_status_t st = armcii_ofi_mr_reg("ARMCI_Init", am.slab, total, &am.mr);
+    armcii_status_t st = armcii_net_register("ARMCI_Init", am.slab, total, &am.mr);
     if (st != ARMCII_OK)
         return st;
     for (int i = 0; i < AM_NRECV; i++) {
@@ -357,7 +357,7 @@ void armcii_am_fini(void)
     free(am.peers);
     am_acks_fini(&am.acks);
     armcii_am_deferred = 0;
-    armcii_ofi_mr_dereg(&am.mr);
+    armcii_net_unregister(&am.mr);
     free(am.slab);
     memset(&am, 0, sizeof(am));
 }

@@ -32,7 +32,7 @@ struct armcii_amb {
 
 static size_t room(void)
 {
-    return armcii_ofi.bounce_size;
+    return armcii_ofi_post.bounce_size;
 }
 
 /* Contexts of replies taken, kept with their scatter lists for the next requests (up to

@@ -216,7 +216,7 @@ static int answer_getv(const am_hdr_t *h, size_t len)
         return 0;
     if (len < sizeof(*h))
         armcii_fatal(am_tcall, "malformed get request from rank %d", h->src);
-    size_t total = check_records(h, len, 0, armcii_ofi.bounce_size - sizeof(am_hdr_t));
+    size_t total = check_records(h, len, 0, armcii_ofi_post.bounce_size - sizeof(am_hdr_t));
     am_hdr_t *r = (am_hdr_t *)buf;
     memset(r, 0, sizeof(*r));
     r->kind = AM_GETV_REPLY;

@@ -50,7 +50,7 @@ typedef struct {
 /** The transport's copy; written by armcii_tp_configure and armcii_tp_set_* only. */
 extern armcii_tp_host_t armcii_tp;
 
-/** Hands the transport its host, before armcii_shm_init and armcii_ofi_init. */
+/** Hands the transport its host, before armcii_shm_init and armcii_net_init. */
 void armcii_tp_configure(const armcii_tp_host_t *host);
 /** Sets sends_need_caller, once the core knows whether a progress thread runs. */
 void armcii_tp_set_sends_need_caller(int on);

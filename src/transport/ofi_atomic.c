@@ -88,7 +88,7 @@ void armcii_ofi_atomic_probe(armcii_caps_t *caps)
         if (ok)
             caps->rmw_ops |= 1u << op;
     }
-    const char *prov = armcii_ofi_provider();
+    const char *prov = armcii_ofi_prov_name();
     caps->atomics_trusted = atomics_trusted(prov);
     caps->atomics_emulated = atomics_emulated(prov);
 }
@@ -100,8 +100,8 @@ const char *armcii_ofi_atomics_policy(const char *prov)
     return atomics_emulated(prov) ? "software emulation (ours is used)" : "native";
 }
 
-void armcii_ofi_acc_hw(const char *call, armcii_token_t *tok, int type, const void *src,
-                       size_t bytes, int target, uint64_t raddr, uint64_t key)
+void armcii_net_acc(const char *call, armcii_token_t *tok, int type, const void *src, size_t bytes,
+                    int target, uint64_t raddr, uint64_t key)
 {
     size_t esize = armcii_acc_type_size(type);
     size_t total = bytes / esize;
@@ -124,9 +124,9 @@ void armcii_ofi_acc_hw(const char *call, armcii_token_t *tok, int type, const vo
         armcii_ofi_mark_unflushed(target);
 }
 
-void armcii_ofi_rmw_hw(const char *call, armcii_token_t *tok, int op, void *result,
-                       const void *operand, const void *comparand, int target, uint64_t raddr,
-                       uint64_t key)
+void armcii_net_rmw(const char *call, armcii_token_t *tok, int op, void *result,
+                    const void *operand, const void *comparand, int target, uint64_t raddr,
+                    uint64_t key)
 {
     ofi_op_t *o = armcii_ofi_op_get();
     o->kind = OFI_OP_RMA;

@@ -98,7 +98,7 @@ typedef struct {
 } ofi_peer_t;
 _Static_assert(sizeof(ofi_peer_t) == 32, "two peers a cache line, none across two");
 
-/* A registration whose descriptors ARMCI_MR_MODE=strict checks (ofi.c). */
+/* A registration whose descriptors ARMCI_MR_MODE=strict checks (ofi_mr.c). */
 typedef struct {
     uintptr_t base;
     size_t len;
@@ -113,44 +113,64 @@ typedef struct {
     struct fid_av *av;
     struct fid_cq *cq;
     struct fid_ep *ep;
-    ofi_peer_t *peers;        /* every process of the job */
-    uint64_t mr_mode;         /* what registrations follow: the provider's bits, and ... */
-    uint64_t mr_emulated;     /* ... those ARMCI_MR_MODE=strict adds (ofi.c says how) */
-    const char *mr_refused;   /* a strict bit the provider refused, or NULL ... */
-    char mr_refused_why[160]; /* ... in words, with the provider's answer */
-    ofi_checked_t *checked;   /* with FI_MR_LOCAL emulated: every live registration */
-    int nchecked, checked_cap;
-    uint64_t next_key;
+    ofi_peer_t *peers;     /* every process of the job */
     int delivery_complete; /* a write's completion means it reached the target's memory */
     int atomic_cap;
     int rxm_set; /* 1: FI_OFI_RXM_MSG_RX_SIZE came from ARMCI_RXM_RECV, 2: FI_OFI_RXM_BUFFER_SIZE
                   * from ARMCI_RXM_BUFFER; 4: too late, libfabric was opened before */
     char why_software[400]; /* why a node with RDMA devices runs on a software provider */
     char nic_why[200];      /* which NIC (domain) and why */
-    armcii_caps_t caps;     /* what armcii_ofi_open found: armcii_ofi_init's report to the core
+    armcii_caps_t caps;     /* what armcii_ofi_open found: armcii_net_init's report to the core
                              * but for the atomics, which ofi_atomic.c adds to the report */
 
-    /* bounce buffers: one registered slab */
-    char *bounce_slab;
-    size_t bounce_size;
-    int bounce_count;
-    void **bounce_free;
-    int nbounce_free;
-    armcii_mr_t bounce_mr;
-
-    /* a registered word per rank that flush reads target */
-    uint64_t flush_word;
-    armcii_mr_t flush_mr;
-    long ops_out;            /* operation contexts taken, posted receives not counted */
-    long mr_live, mr_max;    /* registrations held, and the most allowed (0: no limit) */
-    const char *mr_max_from; /* where mr_max comes from, for the message */
-
-    ofi_op_t *op_free;
 } ofi_state_t;
 
 /* ofi.c alone writes armcii_ofi; the other transport files read it, and change it only
  * through ofi.c's functions, the inline ones below among them (testing/layers.sh). */
 extern ofi_state_t armcii_ofi;
+
+/* Registration (ofi_mr.c alone writes it). */
+typedef struct {
+    uint64_t mr_mode;         /* what registrations follow: the provider's bits, and ... */
+    uint64_t mr_emulated;     /* ... those ARMCI_MR_MODE=strict adds (ofi_mr.c says how) */
+    const char *mr_refused;   /* a strict bit the provider refused, or NULL ... */
+    char mr_refused_why[160]; /* ... in words, with the provider's answer */
+    ofi_checked_t *checked;   /* with FI_MR_LOCAL emulated: every live registration */
+    int nchecked, checked_cap;
+    uint64_t next_key;
+    long mr_live, mr_max;    /* registrations held, and the most allowed (0: no limit) */
+    const char *mr_max_from; /* where mr_max comes from, for the message */
+} ofi_reg_t;
+extern ofi_reg_t armcii_ofi_reg;
+
+/* What posted operations take: contexts and bounce buffers (ofi_post.c alone writes it, and
+ * armcii_ofi_bounce_try below). */
+typedef struct {
+    char *bounce_slab; /* the bounce buffers: one registered slab */
+    size_t bounce_size;
+    int bounce_count;
+    void **bounce_free;
+    int nbounce_free;
+    armcii_mr_t bounce_mr;
+    long ops_out; /* operation contexts taken, posted receives not counted */
+    ofi_op_t *op_free;
+} ofi_post_t;
+extern ofi_post_t armcii_ofi_post;
+
+/** The provider's name ("none" before ARMCI_Init opened one). */
+static inline const char *armcii_ofi_prov_name(void)
+{
+    return armcii_ofi.info ? armcii_ofi.info->fabric_attr->prov_name : "none";
+}
+
+/** Registration set up for the provider of @p info (ARMCI_MR_MODE, ARMCI_MR_MAX), and
+ *  taken down (ofi_mr.c). */
+armcii_status_t armcii_ofi_reg_open(const struct fi_info *info);
+void armcii_ofi_reg_close(void);
+/** The bounce buffers (ARMCI_BOUNCE_SIZE, ARMCI_BOUNCE_COUNT) registered, and, after the
+ *  endpoint closed, freed with the operation contexts (ofi_post.c). */
+armcii_status_t armcii_ofi_post_open(void);
+void armcii_ofi_post_close(void);
 
 ofi_op_t *armcii_ofi_op_get(void);
 /** An operation context for a receive that stays posted (am.c's): not work in flight, so
@@ -165,16 +185,26 @@ void armcii_ofi_bounce_put(void *b);
  *  wait). Inline: a get answered by the target takes one for its reply. */
 static inline void *armcii_ofi_bounce_try(void)
 {
-    if (armcii_ofi.nbounce_free == 0)
+    if (armcii_ofi_post.nbounce_free == 0)
         return NULL;
-    return armcii_ofi.bounce_free[--armcii_ofi.nbounce_free];
+    return armcii_ofi_post.bounce_free[--armcii_ofi_post.nbounce_free];
 }
 
 /** Writes to @p target have completed without reaching its memory for sure: a fence reads
- *  from it first (armcii_ofi_flush_post). Inline: every native accumulate marks it. */
+ *  from it first (armcii_net_flush). Inline: every native accumulate marks it. */
 static inline void armcii_ofi_mark_unflushed(int target)
 {
     armcii_ofi.peers[target].unflushed = 1;
+}
+/** A flush of @p target is on its way: later writes mark it again. */
+static inline void armcii_ofi_mark_flushed(int target)
+{
+    armcii_ofi.peers[target].unflushed = 0;
+}
+/** The endpoint, for a registration bound to it (ofi_mr.c). */
+static inline struct fid *armcii_ofi_ep_fid(void)
+{
+    return &armcii_ofi.ep->fid;
 }
 
 /** The descriptor to hand the provider for @p len bytes at @p buf, which the runtime
@@ -184,7 +214,7 @@ static inline void armcii_ofi_mark_unflushed(int target)
 void *armcii_ofi_local_check(const char *call, const char *what, int target, const void *buf,
                              size_t len, void *desc);
 #define OFI_LOCAL(call, what, target, buf, len, desc)                                              \
-    ((armcii_ofi.mr_emulated & FI_MR_LOCAL)                                                        \
+    ((armcii_ofi_reg.mr_emulated & FI_MR_LOCAL)                                                    \
          ? armcii_ofi_local_check(call, what, target, buf, len, desc)                              \
          : (desc))
 
@@ -246,15 +276,32 @@ size_t armcii_ofi_rdma_devices(const char *sysfs, char *out, size_t len);
  *  NIC's provider, no devices, or FI_PROVIDER (@p fi_provider) chose. */
 void armcii_ofi_why_software(const char *chosen, const char *fi_provider, char *out, size_t len);
 
-/** Opens the endpoint and its tables (collective), filling armcii_ofi.caps but for the
- *  atomics; armcii_ofi_init (fabric.c) adds the messages, and the atomics to its report. */
+/** The registration rules ARMCI_MR_MODE=strict imposes where the provider does not (ofi_mr.c). */
+#define OFI_STRICT_BITS (FI_MR_LOCAL | FI_MR_PROV_KEY | FI_MR_ENDPOINT | FI_MR_ALLOCATED)
+/** ARMCI_MR_MODE=strict's registrations bound to the endpoint, or said why not. */
+armcii_status_t armcii_ofi_strict_probe(void);
+/** What ARMCI_MR_MODE=strict does on this provider, in words (one line into @p out). */
+void armcii_ofi_strict_summary(char *out, size_t len);
+/** Opens the endpoint and its tables (collective), filling armcii_ofi.caps but for what
+ *  registration, the bounce buffers and the atomics decide; armcii_net_init (fabric.c)
+ *  opens those, in order, and the messages. */
 armcii_status_t armcii_ofi_open(void);
-/** Reaps what is still completing and closes the endpoint (its posted receives go). */
+/** Closes the endpoint (its posted receives go). */
 void armcii_ofi_close_endpoint(void);
-/** Closes the rest: registrations, completion queue, address vector, domain. */
+/** Closes the rest: completion queue, address vector, domain, fabric (after every
+ *  registration was taken down). */
 void armcii_ofi_close(void);
-/** Bytes of ofi.c's own: bounce buffers (all registered, in @p registered_p), tables. */
-size_t armcii_ofi_own_bytes(size_t *registered_p);
+/** Bytes of ofi.c's own: the table of peers. */
+size_t armcii_ofi_own_bytes(void);
+/** Each peer's flush word registered and learnt (collective), and taken down (ofi_rma.c). */
+armcii_status_t armcii_ofi_flush_open(void);
+void armcii_ofi_flush_close(void);
+/** Where a flush of @p target reads (ofi_rma.c, at start-up). */
+static inline void armcii_ofi_set_flush(int target, uint64_t addr, uint64_t key)
+{
+    armcii_ofi.peers[target].flush_addr = addr;
+    armcii_ofi.peers[target].flush_key = key;
+}
 /** Arrived messages go to @p handle; @p after_poll runs after a poll while *@p owed > 0
  *  (am.c's: what it has queued to send or to post again). */
 void armcii_ofi_set_receiver(void (*handle)(ofi_op_t *op, size_t len), void (*after_poll)(void),

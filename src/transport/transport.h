@@ -16,15 +16,18 @@
  *   make_progress       poll while no bounce buffer is free;
  *   blame, check_holder, poll_peers
  *                       the job's health, when a wait is long or a peer is gone.
- * At start-up armcii_ofi_init reports what the provider can do (caps.h); the core turns
+ * At start-up armcii_net_init reports what the provider can do (caps.h); the core turns
  * that into its protocol limits and ordering rules, and the transport keeps no policy of
  * the core's.
  *
  * Its files: host.c (the host), shm.c (the node heap and its control blocks) and
  * nodelock.c (the node's locks); ofi_load.c (libfabric, opened when first needed),
- * ofi_choose.c (which provider, the same in every process), ofi.c (endpoint,
- * registrations, bounce buffers, reads and writes), ofi_atomic.c
- * (libfabric's atomics) and bell.c (the doorbell); am.c (the active-message engine), am_build.c
+ * ofi_choose.c (which provider, the same in every process), fabric.c (the network's
+ * bring-up, in order, and its description), ofi.c (the endpoint and its peers), ofi_mr.c
+ * (registrations), ofi_post.c (operation contexts and bounce buffers), ofi_cq.c
+ * (completions and the retries of a full queue), ofi_rma.c (reads, writes and flushes),
+ * ofi_atomic.c (libfabric's atomics), bell.c (the doorbell) and serve.c (datagrams a
+ * computing holder serves); am.c (the active-message engine), am_build.c
  * (the origin's builder), am_target.c (the target's handlers) and am_acks.c (acknowledgements a
  * target defers). It includes no header of the core's, only its own and those of
  * src/base (testing/layers.sh holds it to that).
@@ -171,43 +174,47 @@ static inline int armcii_serve_due(void)
     return __atomic_load_n(&armcii_serve_due_flag, __ATOMIC_RELAXED);
 }
 
+/* ---- the network: peers on other nodes (libfabric: ofi*.c, brought up by fabric.c) ----
+ * Named by what it does: the stand-in transport of the unit tests (testing/unit/standin.c)
+ * keeps the same contract without libfabric. */
+
 /** Opens the endpoint (collective over the world); reports what it can do in @p caps. */
-armcii_status_t armcii_ofi_init(armcii_caps_t *caps);
-void armcii_ofi_fini(void);
+armcii_status_t armcii_net_init(armcii_caps_t *caps);
+void armcii_net_fini(void);
 /** Bytes the transport holds itself: bounce and receive buffers, per-peer tables. Of them,
  *  @p registered_p: those registered with libfabric. libfabric's own are not counted. */
-size_t armcii_ofi_bytes(size_t *registered_p);
-const char *armcii_ofi_provider(void);
+size_t armcii_net_bytes(size_t *registered_p);
+const char *armcii_net_provider(void);
 /** The provider in words, with the limits @p l the core chose for it (ARMCI_VERBOSE). */
-void armcii_ofi_describe(void (*emit)(const char *line), const armcii_sel_limits_t *l);
+void armcii_net_describe(void (*emit)(const char *line), const armcii_sel_limits_t *l);
 /** Poll completions once; @return the number handled. */
-int armcii_ofi_progress(void);
-armcii_status_t armcii_ofi_mr_reg(const char *call, void *buf, size_t len, armcii_mr_t *mr_p);
-/** armcii_ofi_mr_reg under @p key, where the provider takes the keys it is asked for
- *  (caps.keys_chosen; a key this process has not used yet, at least armcii_ofi_key_next()). */
-armcii_status_t armcii_ofi_mr_reg_key(const char *call, void *buf, size_t len, uint64_t key,
-                                      armcii_mr_t *mr_p);
+int armcii_net_progress(void);
+armcii_status_t armcii_net_register(const char *call, void *buf, size_t len, armcii_mr_t *mr_p);
+/** armcii_net_register under @p key, where the provider takes the keys it is asked for
+ *  (caps.keys_chosen; a key this process has not used yet, at least armcii_net_key_next()). */
+armcii_status_t armcii_net_register_key(const char *call, void *buf, size_t len, uint64_t key,
+                                        armcii_mr_t *mr_p);
 /** The least key this process has not used for a registration. */
-uint64_t armcii_ofi_key_next(void);
-void armcii_ofi_mr_dereg(armcii_mr_t *mr);
-void armcii_ofi_get(const char *call, armcii_token_t *tok, void *dst, size_t len, int target,
+uint64_t armcii_net_key_next(void);
+void armcii_net_unregister(armcii_mr_t *mr);
+void armcii_net_get(const char *call, armcii_token_t *tok, void *dst, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto);
-void armcii_ofi_put(const char *call, armcii_token_t *tok, const void *src, size_t len, int target,
+void armcii_net_put(const char *call, armcii_token_t *tok, const void *src, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto);
 /** Read-modify-write through libfabric atomics (where caps.rmw_ops has the op and
  *  accumulates use atomics too). The buffers must stay until the request completes. */
-void armcii_ofi_rmw_hw(const char *call, armcii_token_t *tok, int op, void *result,
-                       const void *operand, const void *comparand, int target, uint64_t raddr,
-                       uint64_t key);
+void armcii_net_rmw(const char *call, armcii_token_t *tok, int op, void *result,
+                    const void *operand, const void *comparand, int target, uint64_t raddr,
+                    uint64_t key);
 /** Have writes to @p target completed locally that may not have landed remotely? */
-int armcii_ofi_unflushed(int target);
+int armcii_net_unflushed(int target);
 /** Posts, as operation of @p tok, the read that makes those writes remotely complete:
  *  once it completes they have landed. */
-void armcii_ofi_flush_post(const char *call, armcii_token_t *tok, int target);
-void armcii_ofi_bounce_usage(int *in_use_p, int *total_p);
+void armcii_net_flush(const char *call, armcii_token_t *tok, int target);
+void armcii_net_bounce_usage(int *in_use_p, int *total_p);
 /** Accumulate with libfabric atomics (where caps.acc_types has @p type). */
-void armcii_ofi_acc_hw(const char *call, armcii_token_t *tok, int type, const void *src,
-                       size_t bytes, int target, uint64_t raddr, uint64_t key);
+void armcii_net_acc(const char *call, armcii_token_t *tok, int type, const void *src, size_t bytes,
+                    int target, uint64_t raddr, uint64_t key);
 
 /* Active-message builder: blocks of one operation to one target, packed into as few
  * messages as bounce buffers allow. Each message adds one to tok->pending, completed by

@@ -7,7 +7,7 @@
  * here (caps.mr_virt_addr), an operation is applied when it is posted (a message when it
  * is ended, its records copied as a bounce buffer holds them), and its completion is
  * delivered, through the host's op_done as the real transport does it, at the next
- * armcii_ofi_progress: a wait must poll for it. Each posted operation is logged
+ * armcii_net_progress: a wait must poll for it. Each posted operation is logged
  * (standin_log) for the tests to read back what went down and how.
  */
 #include <stdlib.h>
@@ -61,7 +61,7 @@ int standin_due(void)
 
 /* ---- what the operations ask of libfabric ---- */
 
-int armcii_ofi_progress(void)
+int armcii_net_progress(void)
 {
     int n = ndue;
     armcii_token_t *now[STANDIN_LOG_MAX];
@@ -72,7 +72,7 @@ int armcii_ofi_progress(void)
     return n;
 }
 
-void armcii_ofi_get(const char *call, armcii_token_t *tok, void *dst, size_t len, int target,
+void armcii_net_get(const char *call, armcii_token_t *tok, void *dst, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
     (void)call;
@@ -81,7 +81,7 @@ void armcii_ofi_get(const char *call, armcii_token_t *tok, void *dst, size_t len
     posted(tok, STANDIN_GET, target, raddr, len, (int)proto);
 }
 
-void armcii_ofi_put(const char *call, armcii_token_t *tok, const void *src, size_t len, int target,
+void armcii_net_put(const char *call, armcii_token_t *tok, const void *src, size_t len, int target,
                     uint64_t raddr, uint64_t key, armcii_proto_t proto)
 {
     (void)call;
@@ -90,8 +90,8 @@ void armcii_ofi_put(const char *call, armcii_token_t *tok, const void *src, size
     posted(tok, STANDIN_PUT, target, raddr, len, (int)proto);
 }
 
-void armcii_ofi_acc_hw(const char *call, armcii_token_t *tok, int type, const void *src,
-                       size_t bytes, int target, uint64_t raddr, uint64_t key)
+void armcii_net_acc(const char *call, armcii_token_t *tok, int type, const void *src, size_t bytes,
+                    int target, uint64_t raddr, uint64_t key)
 {
     (void)call;
     (void)key;
@@ -107,9 +107,9 @@ void armcii_ofi_acc_hw(const char *call, armcii_token_t *tok, int type, const vo
     posted(tok, STANDIN_ACC_HW, target, raddr, bytes, 0);
 }
 
-void armcii_ofi_rmw_hw(const char *call, armcii_token_t *tok, int op, void *result,
-                       const void *operand, const void *comparand, int target, uint64_t raddr,
-                       uint64_t key)
+void armcii_net_rmw(const char *call, armcii_token_t *tok, int op, void *result,
+                    const void *operand, const void *comparand, int target, uint64_t raddr,
+                    uint64_t key)
 {
     (void)call;
     (void)key;
@@ -124,19 +124,19 @@ void armcii_ofi_rmw_hw(const char *call, armcii_token_t *tok, int op, void *resu
     posted(tok, STANDIN_RMW, target, raddr, 8, 0);
 }
 
-int armcii_ofi_unflushed(int target)
+int armcii_net_unflushed(int target)
 {
     (void)target;
     return 0; /* a write here lands when it is posted */
 }
 
-void armcii_ofi_flush_post(const char *call, armcii_token_t *tok, int target)
+void armcii_net_flush(const char *call, armcii_token_t *tok, int target)
 {
     (void)call;
     posted(tok, STANDIN_FLUSH, target, 0, 0, 0);
 }
 
-const char *armcii_ofi_provider(void)
+const char *armcii_net_provider(void)
 {
     return "stand-in";
 }
@@ -375,7 +375,7 @@ void armcii_serve_nudge(void) {}
 
 /* ---- opening: what a provider that does everything in order reports ---- */
 
-armcii_status_t armcii_ofi_init(armcii_caps_t *caps)
+armcii_status_t armcii_net_init(armcii_caps_t *caps)
 {
     *caps = (armcii_caps_t){
         .inject_size = 64,
@@ -392,4 +392,4 @@ armcii_status_t armcii_ofi_init(armcii_caps_t *caps)
     return ARMCII_OK;
 }
 
-void armcii_ofi_fini(void) {}
+void armcii_net_fini(void) {}

@@ -34,7 +34,7 @@ extern int standin_nlog;
 void standin_reset(void);
 /** Operations of @p kind logged since the last reset. */
 int standin_count(standin_kind_t kind);
-/** Completions posted and not yet delivered (the next armcii_ofi_progress delivers them). */
+/** Completions posted and not yet delivered (the next armcii_net_progress delivers them). */
 int standin_due(void);
 
 #endif
