@@ -17,7 +17,7 @@ int ARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
     armcii_check_local(call, "ploc", ploc, size);
     if ((uintptr_t)prem % size != 0)
         armcii_fatal(call, "remote address %p is not %zu-byte aligned", prem, size);
-    armcii_check_remote(call, prem, size, proc);
+    const armcii_seg_t *seg = armcii_check_remote(call, prem, size, proc);
 
     int rop;
     uint64_t operand;
@@ -37,7 +37,7 @@ int ARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc)
         }
     }
     armcii_cache_sync();
-    uint64_t old = armcii_rmw(call, rop, proc, prem, operand, 0);
+    uint64_t old = armcii_rmw(call, rop, proc, prem, seg, operand, 0);
     if (wide) {
         long v = (long)old;
         memcpy(ploc, &v, sizeof(v));

@@ -63,6 +63,17 @@ static inline uint64_t armcii_seg_raddr(const armcii_seg_t *seg, uintptr_t addr)
 /** Collective over @p comm: a block of @p size bytes on every member (sizes may differ),
  *  their addresses in @p ptr_arr by rank in @p comm; the job ends naming the cause when any
  *  member fails. */
+/** The segment of @p target holding [@p r, +@p len), which the API layer checked: the job
+ *  ends (naming an internal error) if it has none. */
+static inline const armcii_seg_t *armcii_seg_of(const char *call, int target, const void *r,
+                                                size_t len)
+{
+    const armcii_seg_t *seg = armcii_region_find(&armcii_mem.regions, target, (uintptr_t)r, len);
+    if (!seg) /* the API layer checked every block; this is a runtime defect */
+        armcii_fatal(call, "internal: block %p (+%zu) of process %d lost its segment", r, len,
+                     target);
+    return seg;
+}
 int armcii_malloc_comm(const char *call, void **ptr_arr, armci_size_t size, MPI_Comm comm);
 /** Collective over @p comm: frees the allocation whose block here is @p ptr (NULL for a
  *  member that contributed none); every member must free the same one. */

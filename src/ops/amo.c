@@ -10,7 +10,6 @@
 #include "exec.h"
 #include "local.h"
 #include "../core/mem.h"
-#include "nc.h"
 #include "../core/req.h"
 #include "../core/runtime.h"
 #include "../base/common.h"
@@ -22,8 +21,8 @@
 #include "../cache/getcache.h"
 #include "../transport/transport.h"
 
-uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
-                    uint64_t comparand)
+uint64_t armcii_rmw(const char *call, int op, int target, void *addr, const armcii_seg_t *seg,
+                    uint64_t operand, uint64_t comparand)
 {
     size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
     armcii_cache_write(target, addr, size);
@@ -55,7 +54,8 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t o
         .bytes = (long)size,
     };
     if (hw) {
-        const armcii_seg_t *seg = armcii_seg_of(call, target, addr, size);
+        if (!seg)
+            seg = armcii_seg_of(call, target, addr, size);
         armcii_req_t *req = armcii_exec_begin(call, &p);
         uint64_t result = 0, opnd = operand, cmp = comparand;
         uint32_t r32 = 0, o32 = (uint32_t)operand;

@@ -7,10 +7,14 @@
 
 #include <stdint.h>
 
+#include "../base/region.h"
+
 /* ---- read-modify-write (src/ops/amo.c) ---- */
 
-/** Atomic read-modify-write at @p addr on @p target (an ARMCII_RMW_* op); old value returned. */
-uint64_t armcii_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
-                    uint64_t comparand);
+/** Atomic read-modify-write at @p addr on @p target (an ARMCII_RMW_* op); old value returned.
+ *  @p seg: the segment holding @p addr where the caller found it, or NULL (found here where
+ *  it is needed: libfabric's atomics). */
+uint64_t armcii_rmw(const char *call, int op, int target, void *addr, const armcii_seg_t *seg,
+                    uint64_t operand, uint64_t comparand);
 
 #endif

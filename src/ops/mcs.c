@@ -106,7 +106,7 @@ int armcii_mutex_lock(const char *call, armcii_mutexes_t *s, int m, int h, int t
         /* Enter only an empty queue: nobody can then be ahead of us, and a failed attempt
          * leaves no trace to undo. */
         uint64_t old =
-            armcii_rmw(call, ARMCII_RMW_CAS64, host, tail_of(s, h, m), (uint64_t)me + 1, 0);
+            armcii_rmw(call, ARMCII_RMW_CAS64, host, tail_of(s, h, m), NULL, (uint64_t)me + 1, 0);
         if (old != 0) {
             /* Callers retry in a loop (ARMCI-MPI's tests/test_mutex_trylock.c): serve peers,
              * and yield where processes outnumber processors, so the holder can finish. */
@@ -116,11 +116,11 @@ int armcii_mutex_lock(const char *call, armcii_mutexes_t *s, int m, int h, int t
         }
     } else {
         uint64_t pred =
-            armcii_rmw(call, ARMCII_RMW_SWAP64, host, tail_of(s, h, m), (uint64_t)me + 1, 0);
+            armcii_rmw(call, ARMCII_RMW_SWAP64, host, tail_of(s, h, m), NULL, (uint64_t)me + 1, 0);
         if (pred != 0) {
             int p = (int)pred - 1;
             armcii_rmw(call, ARMCII_RMW_SWAP64, s->grp.grp_to_abs[p], node_of(s, p, h, m, NEXT),
-                       (uint64_t)me + 1, 0);
+                       NULL, (uint64_t)me + 1, 0);
             unsigned idle = 0;
             while (load(mine_wait) != 0)
                 armcii_poll_waiting(call, &idle);
@@ -143,7 +143,7 @@ void armcii_mutex_unlock(const char *call, armcii_mutexes_t *s, int m, int h)
     armcii_fence_all(call);
     /* Nobody behind us: the tail goes back from us to empty. */
     int alone = load(mine_next) == 0 && armcii_rmw(call, ARMCII_RMW_CAS64, host, tail_of(s, h, m),
-                                                   0, (uint64_t)me + 1) == (uint64_t)me + 1;
+                                                   NULL, 0, (uint64_t)me + 1) == (uint64_t)me + 1;
     if (!alone) {
         /* A successor may have swapped itself in and not yet linked behind us. */
         unsigned idle = 0;
@@ -151,7 +151,7 @@ void armcii_mutex_unlock(const char *call, armcii_mutexes_t *s, int m, int h)
             armcii_poll_waiting(call, &idle);
         int succ = (int)load(mine_next) - 1;
         armcii_rmw(call, ARMCII_RMW_SWAP64, s->grp.grp_to_abs[succ], node_of(s, succ, h, m, WAIT),
-                   0, 0);
+                   NULL, 0, 0);
     }
     *held = 0;
     s->nheld--;

@@ -56,15 +56,6 @@ static int any_block(const armcii_iter_t *it, size_t min, int shorter)
     return 0;
 }
 
-const armcii_seg_t *armcii_seg_of(const char *call, int target, const void *r, size_t len)
-{
-    const armcii_seg_t *seg = armcii_region_find(&armcii_mem.regions, target, (uintptr_t)r, len);
-    if (!seg) /* the API layer checked every block; this is a runtime defect */
-        armcii_fatal(call, "internal: block %p (+%zu) of process %d lost its segment", r, len,
-                     target);
-    return seg;
-}
-
 /* Bytes the blocks of @p it add up to (for the statistics). */
 static long total_bytes(const armcii_iter_t *it)
 {

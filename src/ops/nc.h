@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Noncontiguous operations (nc.c): the blocks of a strided or vector call moved to or
- * from one target, and the segment a checked remote range lies in.
+ * from one target.
  */
 #ifndef ARMCII_NC_H
 #define ARMCII_NC_H
@@ -11,7 +11,6 @@
 #include <armci.h>
 
 #include "../base/op.h"
-#include "../base/region.h"
 
 struct armcii_iter; /* (iter.h) */
 
@@ -20,8 +19,5 @@ struct armcii_iter; /* (iter.h) */
 /** Move the blocks of @p it (see iter.h) to or from @p target. Remote blocks were checked. */
 int armcii_nc(const char *call, armcii_op_t what, int type, const void *scale,
               struct armcii_iter *it, int target, armci_hdl_t *hdl, int blocking);
-/** The segment of @p target holding [@p r, +@p len), which the API layer checked: the job
- *  ends (naming an internal error) if it has none. */
-const armcii_seg_t *armcii_seg_of(const char *call, int target, const void *r, size_t len);
 
 #endif

@@ -392,20 +392,20 @@ static void test_rmw(void)
     int32_t *w32 = (int32_t *)(void *)(peer_mem + 32776);
     *w = 40;
     *w32 = -5;
-    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_FADD64, PEER, w, 2, 0), 40);
-    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_FADD64, PEER, w, 2, 0), 42);
+    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_FADD64, PEER, w, NULL, 2, 0), 40);
+    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_FADD64, PEER, w, NULL, 2, 0), 42);
     CU_ASSERT_EQUAL(*w, 44);
-    CU_ASSERT_EQUAL((int32_t)armcii_rmw("test", ARMCII_RMW_FADD32, PEER, w32, 7, 0), -5);
+    CU_ASSERT_EQUAL((int32_t)armcii_rmw("test", ARMCII_RMW_FADD32, PEER, w32, NULL, 7, 0), -5);
     CU_ASSERT_EQUAL(*w32, 2);
     /* swaps return the old value and leave the operand; a compare-and-swap swaps only
      * when the word holds the comparand */
-    CU_ASSERT_EQUAL((int32_t)armcii_rmw("test", ARMCII_RMW_SWAP32, PEER, w32, 11, 0), 2);
+    CU_ASSERT_EQUAL((int32_t)armcii_rmw("test", ARMCII_RMW_SWAP32, PEER, w32, NULL, 11, 0), 2);
     CU_ASSERT_EQUAL(*w32, 11);
-    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_SWAP64, PEER, w, 90, 0), 44);
+    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_SWAP64, PEER, w, NULL, 90, 0), 44);
     CU_ASSERT_EQUAL(*w, 90);
-    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_CAS64, PEER, w, 1, 89), 90);
+    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_CAS64, PEER, w, NULL, 1, 89), 90);
     CU_ASSERT_EQUAL(*w, 90);
-    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_CAS64, PEER, w, 1, 90), 90);
+    CU_ASSERT_EQUAL((int64_t)armcii_rmw("test", ARMCII_RMW_CAS64, PEER, w, NULL, 1, 90), 90);
     CU_ASSERT_EQUAL(*w, 1);
     CU_ASSERT_EQUAL(standin_count(STANDIN_MESSAGE), 7); /* applied by the target's handler */
     check_quiet();
