@@ -5,6 +5,9 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_srcdir:-$here/..}
 . "$here/report.sh"
+# (the sources are the build's own: a sanitizer build of the same tree has nothing to add)
+grep -q '^SAN_CFLAGS = .*-fsanitize' "${top_builddir:-.}/Makefile" 2>/dev/null &&
+    skip_all "format: a sanitizer build (the build without sanitizers checks the same sources)"
 if ! command -v clang-format >/dev/null; then
     skip_all "format: clang-format is not installed (apt-get install clang-format)"
 fi

@@ -6,6 +6,10 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_srcdir:-$here/..}
 . "$here/report.sh"
+# (a sanitizer build compiles the same sources into objects with its own checks added:
+# the build without sanitizers answers for both)
+grep -q '^SAN_CFLAGS = .*-fsanitize' "${top_builddir:-.}/Makefile" 2>/dev/null &&
+    skip_all "layers: a sanitizer build (the build without sanitizers checks the same sources)"
 
 # allowed DIR: the quoted includes a file in DIR may name (extended regular expressions).
 # Outside its own folder, a module is reached through its one header: transport.h,
