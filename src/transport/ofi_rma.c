@@ -29,6 +29,19 @@ static ofi_op_t *new_rma_op(const char *call, armcii_token_t *tok, int target, c
     return op;
 }
 
+/* An operation whose data go through a bounce buffer: the buffer in *@p buf_p, the
+ * descriptor to hand the provider in *@p desc_p; released when the operation completes. */
+static ofi_op_t *bounced_op(const char *call, armcii_token_t *tok, int target, void **buf_p,
+                            void **desc_p)
+{
+    void *b = armcii_ofi_bounce_get(call);
+    ofi_op_t *op = new_rma_op(call, tok, target, NULL);
+    op->bounce = b;
+    *buf_p = b;
+    *desc_p = armcii_ofi_post.bounce_mr.desc;
+    return op;
+}
+
 /* The largest piece of one get or put: the provider's largest message, and for the
  * buffered protocol a bounce buffer. Both protocols split a transfer the same way. */
 static size_t piece_max(armcii_proto_t proto)
@@ -50,10 +63,7 @@ void armcii_net_get(const char *call, armcii_token_t *tok, void *dst, size_t len
         ofi_op_t *op;
         void *buf = to, *desc = NULL;
         if (proto == ARMCII_PROTO_BUFFERED) {
-            buf = armcii_ofi_bounce_get(call);
-            desc = armcii_ofi_post.bounce_mr.desc;
-            op = new_rma_op(call, tok, target, NULL);
-            op->bounce = buf;
+            op = bounced_op(call, tok, target, &buf, &desc);
             op->copy_to = to;
             op->copy_len = n;
         } else {
@@ -88,12 +98,10 @@ void armcii_net_put(const char *call, armcii_token_t *tok, const void *src, size
         const void *buf = from;
         void *desc = NULL;
         if (proto == ARMCII_PROTO_BUFFERED) {
-            void *b = armcii_ofi_bounce_get(call);
+            void *b;
+            op = bounced_op(call, tok, target, &b, &desc);
             memcpy(b, from, n);
             buf = b;
-            desc = armcii_ofi_post.bounce_mr.desc;
-            op = new_rma_op(call, tok, target, NULL);
-            op->bounce = b;
         } else {
             op = new_rma_op(call, tok, target, from);
         }
@@ -141,12 +149,10 @@ void armcii_ofi_flush_close(void)
 void armcii_net_flush(const char *call, armcii_token_t *tok, int target)
 {
     armcii_ofi_mark_flushed(target);
-    void *b = armcii_ofi_bounce_get(call);
-    ofi_op_t *op = new_rma_op(call, tok, target, NULL);
+    void *b, *desc;
+    ofi_op_t *op = bounced_op(call, tok, target, &b, &desc);
     op->kind = OFI_OP_FLUSH;
-    op->bounce = b;
-    void *desc = OFI_LOCAL(call, "fi_read (flush)", target, b, sizeof(uint64_t),
-                           armcii_ofi_post.bounce_mr.desc);
+    desc = OFI_LOCAL(call, "fi_read (flush)", target, b, sizeof(uint64_t), desc);
     OFI_RETRY(call, "fi_read (flush)", target,
               fi_read(armcii_ofi.ep, b, sizeof(uint64_t), desc, armcii_ofi.peers[target].addr,
                       armcii_ofi.peers[target].flush_addr, armcii_ofi.peers[target].flush_key,
