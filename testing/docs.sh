@@ -135,7 +135,7 @@ rm -rf "$hc"
 # the shape it shows, and the provider the guide tells a site to insist on ends a job that
 # cannot have it at ARMCI_Init
 lines=$(ARMCI_VERBOSE=1 ARMCI_SHM=0 FI_PROVIDER=tcp "$(dirname "$0")/run-mpi.sh" 2 \
-    "${top_builddir:-.}/testing/demo/demo" 2>&1 | grep '^armci: libfabric: ')
+    "${top_builddir:-.}/testing/demo/demo" 2>&1 | grep -E '^armci: (libfabric|start-up): ')
 echo "$lines" | grep -q '^armci: libfabric: provider tcp;ofi_rxm, inject ' &&
     echo "$lines" | grep -Eq '^armci: libfabric: libfabric [0-9.]+ \(/[^)]*\); NIC ' &&
     result ok "docs/cluster.md: ARMCI_VERBOSE's libfabric lines name the provider, the file and the NIC" ||
@@ -174,6 +174,16 @@ if [ -n "$split" ] && echo "$split" | awk '{d = $1 - $2 - $3; exit !(d < 0.0015 
     result ok "docs/tuning.md: ARMCI_VERBOSE splits libfabric's start into opening and first answer ($split)"
 else
     result "not as shown: '$split'" "docs/tuning.md: ARMCI_VERBOSE splits libfabric's start into opening and first answer"
+fi
+# ... and the line of ARMCI_Init's steps: its parts add up to the whole, libfabric's the
+# largest over tcp, and docs/tuning.md shows it
+steps=$(echo "$lines" | sed -n 's/^armci: start-up: ARMCI_Init took \([0-9.]*\) s here: settings \([0-9.]*\), node layout \([0-9.]*\), health \([0-9.]*\), node memory \([0-9.]*\), libfabric \([0-9.]*\), the rest \([0-9.]*\)$/\1 \2 \3 \4 \5 \6 \7/p' | head -1)
+if [ -n "$steps" ] && echo "$steps" | awk '{d = $1 - $2 - $3 - $4 - $5 - $6 - $7
+        exit !(d < 0.004 && d > -0.004 && $6 >= $2 && $6 >= $3 && $6 >= $4 && $6 >= $5 && $6 >= $7)}' &&
+    grep -q '^    armci: start-up: ARMCI_Init took 0\.[0-9]* s here: settings ' "$top/docs/tuning.md"; then
+    result ok "docs/tuning.md: ARMCI_VERBOSE says where ARMCI_Init's time went, step by step ($steps)"
+else
+    result "not as shown: '$steps'" "docs/tuning.md: ARMCI_VERBOSE says where ARMCI_Init's time went, step by step"
 fi
 if fi_info -p verbs >/dev/null 2>&1; then
     skip "docs/cluster.md: FI_PROVIDER=verbs where there is none ends the job" "this machine has verbs"

@@ -116,6 +116,36 @@ static void fit_open_files(const char *call)
         files.after = rl.rlim_max == RLIM_INFINITY ? -1 : (long)rl.rlim_max;
 }
 
+/* Where ARMCI_Init's time went in this process, said with ARMCI_VERBOSE: the end of each
+ * step, in seconds from its start. */
+static struct {
+    const char *name;
+    double at;
+} steps[10];
+static int nsteps;
+static double init_t0;
+
+static void step_done(const char *name)
+{
+    if (nsteps < (int)(sizeof steps / sizeof steps[0]))
+        steps[nsteps++] = (typeof(steps[0])){name, armcii_now()};
+}
+
+static void print_steps(void)
+{
+    char line[384];
+    size_t used =
+        (size_t)snprintf(line, sizeof line,
+                         "start-up: ARMCI_Init took %.3f s here:", steps[nsteps - 1].at - init_t0);
+    double from = init_t0;
+    for (int i = 0; i < nsteps && used < sizeof line; i++) {
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s %s %.3f", i ? "," : "",
+                                 steps[i].name, steps[i].at - from);
+        from = steps[i].at;
+    }
+    armcii_info_line(line);
+}
+
 static void print_settings(void)
 {
     char line[384];
@@ -147,6 +177,7 @@ static void print_settings(void)
         snprintf(line, sizeof(line), "node heap: %zu MiB per process (ARMCI_SHM_HEAP_SIZE)",
                  armcii_node.slice_len >> 20);
     armcii_info_line(line);
+    print_steps();
     const armcii_sel_limits_t *limits = &armcii_rt.limits; /* runtime.c's: read only */
     if (armcii_rt.rank == 0)
         armcii_net_describe(armcii_info_line, limits);
@@ -236,6 +267,8 @@ static void configure_health(void)
 
 void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
 {
+    init_t0 = armcii_now();
+    nsteps = 0;
     armcii_rt_begin(call, comm, one_caller);
     armcii_mpi_name_errors(armcii_rt.comm);
     armcii_error_rank(armcii_rt.rank, 0);
@@ -244,6 +277,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     if (armcii_rt.rank == 0)
         armcii_env_review(environ, warn_setting);
     armcii_env_agree(call);
+    step_done("settings");
 
     armcii_status_t st;
     int *where;
@@ -255,6 +289,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     if (st != ARMCII_OK)
         init_fail(call, "making the table of processes", st);
     fit_open_files(call);
+    step_done("node layout");
     int place = armcii_place_parse(armcii_rt.env.PLACEMENT);
     if (place < 0)
         armcii_fatal(call, "ARMCI_PLACEMENT=%s is not auto, cache or memory",
@@ -269,17 +304,20 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
         init_fail(call, "learning the node's process ids", st);
     if ((st = armcii_hb_init()) != ARMCII_OK)
         init_fail(call, "connecting the heartbeats", st);
+    step_done("health");
     configure_transport();
     if ((st = armcii_shm_init()) != ARMCII_OK)
         init_fail(call, "setting up node memory", st);
     if (armcii_alloc_init() != 0 || armcii_req_init() != 0)
         init_fail(call, "allocating the region table and request pool", ARMCII_ENOMEM);
+    step_done("node memory");
 
     /* libfabric is needed only when some peer is not reached through shared memory. */
     int need_fabric = P > 1 && (!armcii_rt.shm || armcii_topo.nnodes > 1);
     if (need_fabric) {
         if ((st = armcii_rt_open_fabric()) != ARMCII_OK)
             init_fail(call, "opening libfabric", st);
+        step_done("libfabric");
     }
     armcii_census_init();
     for (int i = 0; above && above[i]; i++)
@@ -300,6 +338,7 @@ void armcii_runtime_init(const char *call, MPI_Comm comm, int one_caller)
     armcii_progress_on_sync(armcii_cache_sync); /* every MPI wait is a synchronisation point */
     if ((st = armcii_progress_thread_start()) != ARMCII_OK)
         init_fail(call, "starting the progress thread", st);
+    step_done("the rest");
     armcii_rt_up(1);
     armcii_error_rank(armcii_rt.rank, 1);
     if (armcii_rt.env.VERBOSE)
