@@ -33,7 +33,7 @@ uint64_t armcii_rmw(const char *call, int op, int target, void *addr, const armc
         /* Otherwise a CPU atomic at the memory: directly on the same node (nothing is held
          * back for a node peer), ... */
         if (armcii_path(target) != ARMCII_PATH_FABRIC)
-            return armcii_local_rmw(call, op, target, addr, operand, comparand);
+            return armcii_local_rmw(call, op, target, addr, size, operand, comparand);
         /* ... across the fabric by a datagram to the holder's own thread (dgram.c), unless
          * the holder was found polling inside ARMCI, where libfabric answers sooner; before
          * anything else goes, so that it takes the accumulates waiting in the open

@@ -104,18 +104,10 @@ static void blocks(const char *call, armcii_op_t what, int type, const void *sca
     }
 }
 
-void armcii_local_blocks(const char *call, armcii_op_t what, int type, const void *scale,
-                         armcii_iter_t *it, int target, armci_hdl_t *hdl, long bytes)
+ARMCII_HOT void armcii_local_blocks(const char *call, armcii_op_t what, int type, const void *scale,
+                                    armcii_iter_t *it, int target, armci_hdl_t *hdl, long bytes)
 {
     armcii_exec_local(call, what, target, bytes);
     blocks(call, what, type, scale, it, target);
     armcii_hdl_done(call, hdl);
-}
-
-uint64_t armcii_local_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
-                          uint64_t comparand)
-{
-    size_t size = (op == ARMCII_RMW_FADD32 || op == ARMCII_RMW_SWAP32) ? 4 : 8;
-    armcii_exec_local(call, ARMCII_OP_RMW, target, (long)size);
-    return armcii_rmw_apply(op, addr, operand, &comparand);
 }

@@ -13,6 +13,7 @@
 
 #include <armci.h>
 
+#include "../base/acc.h"
 #include "../base/hot.h"
 #include "../base/op.h"
 #include "../base/place.h"
@@ -87,9 +88,14 @@ void armcii_local_acc(const char *call, int type, const void *scale, const void 
 void armcii_local_blocks(const char *call, armcii_op_t what, int type, const void *scale,
                          struct armcii_iter *it, int target, armci_hdl_t *hdl, long bytes);
 
-/** A read-modify-write (an ARMCII_RMW_* @p op) at @p addr on self or a node peer: a CPU
- *  atomic at the memory; the old value returned. */
-uint64_t armcii_local_rmw(const char *call, int op, int target, void *addr, uint64_t operand,
-                          uint64_t comparand);
+/** A read-modify-write (an ARMCII_RMW_* @p op of @p size bytes) at @p addr on self or a
+ *  node peer: a CPU atomic at the memory; the old value returned. Inline: a same-node
+ *  fetch-and-add is this and the atomic. */
+ARMCII_INLINE uint64_t armcii_local_rmw(const char *call, int op, int target, void *addr,
+                                        size_t size, uint64_t operand, uint64_t comparand)
+{
+    armcii_exec_local(call, ARMCII_OP_RMW, target, (long)size);
+    return armcii_rmw_apply(op, addr, operand, &comparand);
+}
 
 #endif
