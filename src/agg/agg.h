@@ -17,6 +17,7 @@
 #include "../core/req.h"
 #include "../core/runtime.h"
 #include "../ops/local.h"
+#include "../ops/rma.h"
 #include "../base/hot.h"
 #include "../base/iter.h"
 #include "../base/op.h"
@@ -281,9 +282,21 @@ ARMCII_INLINE int armcii_route_acc_unlocked(const char *call, int type, const vo
 }
 
 /** A checked contiguous get or put (@p what) of @p len bytes between @p local and
- *  @p remote (in @p seg) on @p proc: collected on an aggregate @p hdl, issued otherwise. */
-int armcii_route_contig(const char *call, armcii_op_t what, void *local, void *remote, size_t len,
-                        int proc, const armcii_seg_t *seg, armci_hdl_t *hdl, int blocking);
+ *  @p remote (in @p seg) on @p proc: collected on an aggregate @p hdl, issued otherwise.
+ *  Inline: the API layer's locked way calls the protocol with no call between (its own
+ *  function is kept out of line, so that the unlocked way stays small). */
+ARMCII_INLINE int armcii_route_contig(const char *call, armcii_op_t what, void *local, void *remote,
+                                      size_t len, int proc, const armcii_seg_t *seg,
+                                      armci_hdl_t *hdl, int blocking)
+{
+    if (armcii_agg_is(hdl)) {
+        armcii_agg_add_block(call, hdl, what, local, remote, len, proc);
+        return 0;
+    }
+    if (what == ARMCII_OP_GET)
+        return armcii_get(call, remote, local, len, proc, seg, hdl, blocking);
+    return armcii_put(call, local, remote, len, proc, seg, hdl, blocking);
+}
 /** A checked strided or vector operation (@p it): collected on an aggregate @p hdl (puts
  *  and gets; the API layer refused an accumulate there), issued otherwise. */
 int armcii_route_nc(const char *call, armcii_op_t what, int type, const void *scale,

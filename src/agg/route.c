@@ -9,24 +9,10 @@
 #include "../core/req.h"
 #include "../ops/nc.h"
 #include "../ops/rma.h"
-#include "../base/hot.h"
 #include "../base/iter.h"
 #include "../base/op.h"
 #include "../base/pool.h"
 #include "../base/region.h"
-
-ARMCII_HOT int armcii_route_contig(const char *call, armcii_op_t what, void *local, void *remote,
-                                   size_t len, int proc, const armcii_seg_t *seg, armci_hdl_t *hdl,
-                                   int blocking)
-{
-    if (armcii_agg_is(hdl)) {
-        armcii_agg_add_block(call, hdl, what, local, remote, len, proc);
-        return 0;
-    }
-    if (what == ARMCII_OP_GET)
-        return armcii_get(call, remote, local, len, proc, seg, hdl, blocking);
-    return armcii_put(call, local, remote, len, proc, seg, hdl, blocking);
-}
 
 int armcii_route_nc(const char *call, armcii_op_t what, int type, const void *scale,
                     armcii_iter_t *it, int proc, armci_hdl_t *hdl, int blocking)

@@ -190,14 +190,6 @@ void armcii_put_open_init(void)
     armcii_progress_hold(&open_held);
 }
 
-int armcii_open_may_join(int blocking, const armci_hdl_t *hdl)
-{
-    /* An implicit nonblocking operation is completed by fences and WaitAll alone, which
-     * send the open message first: it may join as a blocking one does. Without progress
-     * threads nothing would send a message left open once the caller leaves ARMCI. */
-    return (blocking || !hdl) && !armcii_prog.sends_need_caller && armcii_rt.env.PUT_COMBINE;
-}
-
 /* Adds one block to @p o, which it joins. */
 static void open_add(open_msg_t *o, const char *src, void *dst, size_t len)
 {

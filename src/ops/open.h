@@ -14,13 +14,21 @@
 #include <armci.h>
 
 #include "../base/op.h"
+#include "../core/progress.h"
+#include "../core/runtime.h"
 
 struct armcii_iter; /* (iter.h) */
 struct armcii_amb;  /* (transport.h) */
 
 /** May a put or accumulate sent as a message join the open message (blocking, or
- *  nonblocking on an implicit handle, where progress threads run)? */
-int armcii_open_may_join(int blocking, const armci_hdl_t *hdl);
+ *  nonblocking on an implicit handle, where progress threads run)? An implicit nonblocking
+ *  operation is completed by fences and WaitAll alone, which send the open message first:
+ *  it may join as a blocking one does. Without progress threads nothing would send a
+ *  message left open once the caller leaves ARMCI. Inline: every message put asks. */
+static inline int armcii_open_may_join(int blocking, const armci_hdl_t *hdl)
+{
+    return (blocking || !hdl) && !armcii_prog.sends_need_caller && armcii_rt.env.PUT_COMBINE;
+}
 /** A contiguous put or accumulate (@p what; for accumulates of @p type and @p scale) of
  *  @p len bytes from @p src to @p dst joins the open message to @p target, one being
  *  opened (and one open for something else sent) as needed. */
