@@ -86,14 +86,25 @@ static void plan(nc_plan_t *n, armcii_op_t what, int type, armcii_iter_t *it, in
                  armci_hdl_t *hdl, int blocking)
 {
     armcii_path_t path = armcii_path(target);
-    size_t min = (size_t)armcii_rt.env.NC_DIRECT_MIN;
-    int any_short = any_block(it, min, 1); /* asked once */
     n->hw =
         what == ARMCII_OP_ACC &&
         armcii_select_acc(&armcii_rt.limits, path, armcii_acc_hw_ok(type)) == ARMCII_PROTO_ACC_HW;
     n->local = it->nblocks == 0 || (path != ARMCII_PATH_FABRIC && !n->hw);
-    n->spanned =
-        !n->local && what == ARMCII_OP_GET && any_short && armcii_span_plan(it, target, &n->span);
+    if (n->local) { /* the blocks' lengths decide nothing on the node: not read */
+        n->small = n->any_direct = n->join = n->spanned = 0;
+        n->p = (armcii_plan_t){
+            .what = what,
+            .target = target,
+            .hdl = hdl,
+            .blocking = blocking,
+            .stat = ARMCII_ST_LOCAL,
+            .bytes = armcii_rt.env.STATS ? total_bytes(it) : 0,
+        };
+        return;
+    }
+    size_t min = (size_t)armcii_rt.env.NC_DIRECT_MIN;
+    int any_short = any_block(it, min, 1); /* asked once */
+    n->spanned = what == ARMCII_OP_GET && any_short && armcii_span_plan(it, target, &n->span);
     n->small = what == ARMCII_OP_ACC ? !n->hw : any_short;
     n->any_direct = what != ARMCII_OP_ACC && any_block(it, min, 0); /* asked once */
     int direct_put = what == ARMCII_OP_PUT && n->any_direct;
@@ -112,7 +123,6 @@ static void plan(nc_plan_t *n, armcii_op_t what, int type, armcii_iter_t *it, in
         .wait_here =
             blocking && (what == ARMCII_OP_GET || direct_put || armcii_prog.sends_need_caller),
         .stat = n->hw        ? ARMCII_ST_ATOMIC
-                : n->local   ? ARMCII_ST_LOCAL
                 : n->spanned ? (armcii_rt.env.STATS ? span_stat(path, &n->span) : ARMCII_ST_DIRECT)
                 : n->small   ? ARMCII_ST_MESSAGE
                              : ARMCII_ST_DIRECT,
