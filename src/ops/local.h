@@ -84,7 +84,8 @@ void armcii_local_acc(const char *call, int type, const void *scale, const void 
                       size_t len, int target, armci_hdl_t *hdl);
 
 /** The blocks of a strided or vector call (@p it) to or from @p target on this node:
- *  copied, or accumulated under the target's lock taken once; @p hdl done. */
+ *  copied, or accumulated under the target's lock taken once; @p hdl done. @p bytes:
+ *  their total, for the statistics (0 where ARMCI_STATS is off). */
 void armcii_local_blocks(const char *call, armcii_op_t what, int type, const void *scale,
                          struct armcii_iter *it, int target, armci_hdl_t *hdl, long bytes);
 

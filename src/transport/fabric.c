@@ -50,10 +50,10 @@ armcii_status_t armcii_net_init(armcii_caps_t *caps)
 
 void armcii_net_fini(void)
 {
-    /* The endpoint goes first: it cancels the posted receives whose contexts am.c owns;
-     * registrations go before the domain they belong to. */
     /* Completions still to come (a reply's send that completes after the last barrier)
-     * are reaped first, so that their contexts come back and are freed with the rest. */
+     * are reaped first, so that their contexts come back and are freed with the rest. The
+     * endpoint goes next: it cancels the posted receives whose contexts am.c owns; the
+     * registrations go before the domain they belong to. */
     double t0 = armcii_now();
     while (armcii_ofi.cq && armcii_ofi_post.ops_out > 0 && armcii_now() - t0 < 0.5)
         armcii_net_progress();
