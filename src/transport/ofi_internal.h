@@ -201,11 +201,6 @@ static inline void armcii_ofi_mark_flushed(int target)
 {
     armcii_ofi.peers[target].unflushed = 0;
 }
-/** The endpoint, for a registration bound to it (ofi_mr.c). */
-static inline struct fid *armcii_ofi_ep_fid(void)
-{
-    return &armcii_ofi.ep->fid;
-}
 
 /** The descriptor to hand the provider for @p len bytes at @p buf, which the runtime
  *  passes as @p desc. Under ARMCI_MR_MODE=strict (FI_MR_LOCAL emulated) it must name the

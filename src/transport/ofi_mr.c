@@ -169,7 +169,7 @@ armcii_status_t armcii_net_register_key(const char *call, void *buf, size_t len,
         return ARMCII_ENOMEM;
     }
     if (armcii_ofi_reg.mr_mode & FI_MR_ENDPOINT) {
-        rc = fi_mr_bind(mr, armcii_ofi_ep_fid(), 0);
+        rc = fi_mr_bind(mr, &armcii_ofi.ep->fid, 0);
         if (rc == 0)
             rc = fi_mr_enable(mr);
         if (rc != 0) {
@@ -250,7 +250,7 @@ armcii_status_t armcii_ofi_strict_probe(void)
         armcii_warn("ARMCI_Init: registering a word failed: %s", fi_strerror(-rc));
         return ARMCII_EFABRIC;
     }
-    rc = fi_mr_bind(mr, armcii_ofi_ep_fid(), 0);
+    rc = fi_mr_bind(mr, &armcii_ofi.ep->fid, 0);
     if (rc == 0)
         rc = fi_mr_enable(mr);
     fi_close(&mr->fid);
